@@ -1,0 +1,295 @@
+//! Folding feature hashes into one fingerprint.
+//!
+//! Bit `i` of a fingerprint is set iff strictly more of the hashes have bit `i` set than clear
+//! (the weighted form: iff the weights of the hashes with the bit set outweigh the others).
+//! Ties, and an empty input, give a clear bit.
+
+use crate::Error;
+
+/// The SimHash fingerprint of `hashes`: bit `i` is set iff more than half of the hashes have
+/// bit `i` set. An empty slice gives 0.
+///
+/// Cost is a handful of word operations per hash: the 64 per-bit counters are kept bit-sliced
+/// (plane `j` holds bit `j` of all 64 counters), fed by a carry-save adder tree that folds 16
+/// hashes into one carry word, and compared against `len / 2` without ever being unpacked.
+pub fn compute(hashes: &[u64]) -> u64 {
+    let mut counter = SlicedCounter::new();
+    let mut chunks = hashes.chunks_exact(16);
+    for chunk in &mut chunks {
+        let mut block = [0u64; 16];
+        block.copy_from_slice(chunk);
+        counter.add16(&block);
+    }
+    let rest = chunks.remainder();
+    if !rest.is_empty() {
+        // Zero hashes add nothing to the set-bit counts, so padding is free; `len` below is
+        // the real count.
+        let mut block = [0u64; 16];
+        block[..rest.len()].copy_from_slice(rest);
+        counter.add16(&block);
+    }
+    counter.majority(hashes.len() as u64)
+}
+
+/// The weighted SimHash fingerprint: for each bit `i`, `s_i` starts at `0.0` and, for each hash
+/// in input order, gains `+w` if the hash has bit `i` set and `-w` otherwise; bit `i` of the
+/// result is set iff `s_i > 0`.
+///
+/// The order of the additions is part of the contract (floating-point addition is not
+/// associative): any implementation following it gets the same bits.
+///
+/// Weights are expected to be finite and non-negative; callers validate them.
+///
+/// # Errors
+/// [`Error::LengthMismatch`] unless `weights` has one entry per hash.
+pub fn compute_weighted(hashes: &[u64], weights: &[f64]) -> Result<u64, Error> {
+    if hashes.len() != weights.len() {
+        return Err(Error::LengthMismatch);
+    }
+    let mut sums = [0.0f64; 64];
+    for (&hash, &weight) in hashes.iter().zip(weights) {
+        for (bit, sum) in sums.iter_mut().enumerate() {
+            *sum += if hash >> bit & 1 == 1 { weight } else { -weight };
+        }
+    }
+    let mut fingerprint = 0u64;
+    for (bit, &sum) in sums.iter().enumerate() {
+        if sum > 0.0 {
+            fingerprint |= 1 << bit;
+        }
+    }
+    Ok(fingerprint)
+}
+
+/// One fingerprint per document: document `d` owns `hashes[offsets[d]..offsets[d + 1]]`, so
+/// `offsets.len() - 1` documents (none for an empty `offsets`) are written to `out`.
+///
+/// # Errors
+/// [`Error::InvalidOffsets`] if `offsets` decreases or points past `hashes`;
+/// [`Error::LengthMismatch`] if `out` does not have one slot per document.
+pub fn compute_many(hashes: &[u64], offsets: &[u32], out: &mut [u64]) -> Result<(), Error> {
+    for_each_document(hashes.len(), offsets, out, |range| compute(&hashes[range]))
+}
+
+/// [`compute_weighted`] for each document, laid out as in [`compute_many`]; `weights` has one
+/// entry per hash.
+///
+/// # Errors
+/// As [`compute_many`], and [`Error::LengthMismatch`] unless `weights.len() == hashes.len()`.
+pub fn compute_many_weighted(
+    hashes: &[u64],
+    weights: &[f64],
+    offsets: &[u32],
+    out: &mut [u64],
+) -> Result<(), Error> {
+    if hashes.len() != weights.len() {
+        return Err(Error::LengthMismatch);
+    }
+    for_each_document(hashes.len(), offsets, out, |range| {
+        // Cannot fail: the range is shared by two slices of equal length.
+        compute_weighted(&hashes[range.clone()], &weights[range]).unwrap_or(0)
+    })
+}
+
+fn for_each_document(
+    len: usize,
+    offsets: &[u32],
+    out: &mut [u64],
+    mut fingerprint: impl FnMut(core::ops::Range<usize>) -> u64,
+) -> Result<(), Error> {
+    let documents = offsets.len().saturating_sub(1);
+    if out.len() != documents {
+        return Err(Error::LengthMismatch);
+    }
+    let mut previous = 0usize;
+    for &offset in offsets {
+        let offset = offset as usize;
+        if offset < previous || offset > len {
+            return Err(Error::InvalidOffsets);
+        }
+        previous = offset;
+    }
+    for (slot, window) in out.iter_mut().zip(offsets.windows(2)) {
+        *slot = fingerprint(window[0] as usize..window[1] as usize);
+    }
+    Ok(())
+}
+
+/// 64 counters, bit-sliced: `ones`, `twos`, `fours` and `eights` hold the low four bits of every
+/// counter; `sixteens[j]` holds bit `j + 4`.
+struct SlicedCounter {
+    ones: u64,
+    twos: u64,
+    fours: u64,
+    eights: u64,
+    /// 28 planes of sixteens count to 2^32 - 1 sixteens, beyond any slice length a caller can
+    /// hand over from a 32-bit address space and enough for 2^36 hashes on 64-bit hosts.
+    sixteens: [u64; 28],
+}
+
+/// Carry-save adder: the sum of three words per bit, as (carry, sum).
+#[inline(always)]
+fn csa(a: u64, b: u64, c: u64) -> (u64, u64) {
+    let u = a ^ b;
+    ((a & b) | (u & c), u ^ c)
+}
+
+impl SlicedCounter {
+    fn new() -> Self {
+        SlicedCounter { ones: 0, twos: 0, fours: 0, eights: 0, sixteens: [0; 28] }
+    }
+
+    #[inline(always)]
+    fn add16(&mut self, h: &[u64; 16]) {
+        let (twos_a, ones) = csa(self.ones, h[0], h[1]);
+        let (twos_b, ones) = csa(ones, h[2], h[3]);
+        let (fours_a, twos) = csa(self.twos, twos_a, twos_b);
+        let (twos_a, ones) = csa(ones, h[4], h[5]);
+        let (twos_b, ones) = csa(ones, h[6], h[7]);
+        let (fours_b, twos) = csa(twos, twos_a, twos_b);
+        let (eights_a, fours) = csa(self.fours, fours_a, fours_b);
+        let (twos_a, ones) = csa(ones, h[8], h[9]);
+        let (twos_b, ones) = csa(ones, h[10], h[11]);
+        let (fours_a, twos) = csa(twos, twos_a, twos_b);
+        let (twos_a, ones) = csa(ones, h[12], h[13]);
+        let (twos_b, ones) = csa(ones, h[14], h[15]);
+        let (fours_b, twos) = csa(twos, twos_a, twos_b);
+        let (eights_b, fours) = csa(fours, fours_a, fours_b);
+        let (sixteens, eights) = csa(self.eights, eights_a, eights_b);
+        self.ones = ones;
+        self.twos = twos;
+        self.fours = fours;
+        self.eights = eights;
+        // Ripple the carry word through the planes; it dies out after a few planes.
+        let mut carry = sixteens;
+        for plane in self.sixteens.iter_mut() {
+            if carry == 0 {
+                break;
+            }
+            let next = *plane & carry;
+            *plane ^= carry;
+            carry = next;
+        }
+    }
+
+    /// Bits whose counter exceeds `total / 2`, i.e. whose count `c` satisfies `2c > total`.
+    fn majority(&self, total: u64) -> u64 {
+        let threshold = total / 2;
+        // Bit-sliced `counter > threshold`, most significant plane first: `greater` marks the
+        // lanes already known to be larger, `equal` those equal so far.
+        let mut greater = 0u64;
+        let mut equal = u64::MAX;
+        let planes = self.sixteens.len() + 4;
+        if threshold >> planes != 0 {
+            // Counters cannot reach the threshold's high bits: every lane is smaller.
+            return 0;
+        }
+        for j in (0..planes).rev() {
+            let plane = match j {
+                0 => self.ones,
+                1 => self.twos,
+                2 => self.fours,
+                3 => self.eights,
+                _ => self.sixteens[j - 4],
+            };
+            if threshold >> j & 1 == 1 {
+                equal &= plane;
+            } else {
+                greater |= equal & plane;
+                equal &= !plane;
+            }
+        }
+        greater
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_rng::Rng;
+
+    fn naive(hashes: &[u64]) -> u64 {
+        let mut out = 0;
+        for bit in 0..64 {
+            let set = hashes.iter().filter(|&&h| h >> bit & 1 == 1).count();
+            if 2 * set > hashes.len() {
+                out |= 1 << bit;
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn reference_cases() {
+        assert_eq!(compute(&[]), 0);
+        assert_eq!(compute(&[0xABCD, 0xBCDE, 0xCDEF]), 0xADCF);
+        assert_eq!(compute(&[0xDEADBEEF; 100]), 0xDEADBEEF);
+        assert_eq!(compute(&[0xDEADBEEF, !0xDEADBEEF]), 0);
+        assert_eq!(compute(&[u64::MAX]), u64::MAX);
+        assert_eq!(compute(&[1 << 63, 1 << 63, 0]), 1 << 63);
+    }
+
+    #[test]
+    fn matches_naive_on_random_lengths() {
+        let mut rng = Rng::new(7);
+        for len in (0..80).chain([255, 256, 257, 1000, 4111]) {
+            for _ in 0..8 {
+                // Skew bits so that majorities and ties both happen.
+                let hashes: Vec<u64> = (0..len).map(|_| rng.next() & rng.next() | rng.next() & 0xF0F0).collect();
+                assert_eq!(compute(&hashes), naive(&hashes), "len {}", len);
+            }
+        }
+    }
+
+    #[test]
+    fn counts_past_many_planes() {
+        // 70,000 copies of one value then 69,999 of its complement: every counter crosses
+        // several plane boundaries, and the first value wins by one.
+        let mut hashes = vec![0x0123_4567_89AB_CDEFu64; 70_000];
+        hashes.extend(core::iter::repeat(!0x0123_4567_89AB_CDEFu64).take(69_999));
+        assert_eq!(compute(&hashes), 0x0123_4567_89AB_CDEF);
+        hashes.push(!0x0123_4567_89AB_CDEFu64);
+        assert_eq!(compute(&hashes), 0);
+    }
+
+    #[test]
+    fn weighted_follows_the_contract() {
+        let mut rng = Rng::new(11);
+        for len in 0..40 {
+            let hashes: Vec<u64> = (0..len).map(|_| rng.next()).collect();
+            let weights: Vec<f64> = (0..len).map(|_| (rng.next() % 1000) as f64 / 7.0).collect();
+            let mut expected = 0u64;
+            for bit in 0..64 {
+                let mut sum = 0.0f64;
+                for (h, w) in hashes.iter().zip(&weights) {
+                    sum += if h >> bit & 1 == 1 { *w } else { -*w };
+                }
+                if sum > 0.0 {
+                    expected |= 1 << bit;
+                }
+            }
+            assert_eq!(compute_weighted(&hashes, &weights), Ok(expected));
+        }
+        assert_eq!(compute_weighted(&[1], &[]), Err(Error::LengthMismatch));
+        // Unit weights agree with the unweighted form.
+        let hashes: Vec<u64> = (0..33).map(|_| rng.next()).collect();
+        assert_eq!(compute_weighted(&hashes, &[1.0; 33]), Ok(compute(&hashes)));
+    }
+
+    #[test]
+    fn many_splits_documents() {
+        let mut rng = Rng::new(3);
+        let hashes: Vec<u64> = (0..100).map(|_| rng.next()).collect();
+        let offsets = [0u32, 0, 10, 55, 55, 100];
+        let mut out = [0u64; 5];
+        compute_many(&hashes, &offsets, &mut out).unwrap();
+        assert_eq!(out, [0, compute(&hashes[..10]), compute(&hashes[10..55]), 0, compute(&hashes[55..])]);
+        let weights = vec![2.0; 100];
+        compute_many_weighted(&hashes, &weights, &offsets, &mut out).unwrap();
+        assert_eq!(out[2], compute(&hashes[10..55]));
+        assert_eq!(compute_many(&hashes, &[0, 5, 4], &mut [0; 2]), Err(Error::InvalidOffsets));
+        assert_eq!(compute_many(&hashes, &[0, 101], &mut [0; 1]), Err(Error::InvalidOffsets));
+        assert_eq!(compute_many(&hashes, &[0, 1], &mut [0; 2]), Err(Error::LengthMismatch));
+        assert_eq!(compute_many(&hashes, &[], &mut []), Ok(()));
+    }
+}

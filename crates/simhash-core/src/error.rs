@@ -1,0 +1,54 @@
+//! The one error type of the crate.
+
+use core::fmt;
+
+/// Why an operation refused its input. Nothing in this crate panics on input it is handed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Error {
+    /// `blocks` must be greater than `distance` (every table needs a leading block).
+    BlocksNotAboveDistance { blocks: u32, distance: u32 },
+    /// `blocks` must not exceed 64 (a block needs at least one bit).
+    TooManyBlocks { blocks: u32 },
+    /// The layout would have more than [`crate::MAX_TABLES`] tables.
+    TooManyTables { blocks: u32, distance: u32 },
+    /// `distance` must not exceed 64.
+    DistanceTooLarge { distance: u32 },
+    /// Two slices that must have matching lengths do not.
+    LengthMismatch,
+    /// Document offsets decrease or point past the hashes.
+    InvalidOffsets,
+    /// More elements than 32-bit positions can address.
+    TooManyElements,
+    /// The search would report more pairs than the caller allowed.
+    TooManyPairs { max_pairs: u64 },
+    /// An allocation failed.
+    OutOfMemory,
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Error::BlocksNotAboveDistance { blocks, distance } => write!(
+                f,
+                "blocks must be greater than distance (got blocks {}, distance {})",
+                blocks, distance
+            ),
+            Error::TooManyBlocks { blocks } => write!(f, "blocks must not exceed 64, got {}", blocks),
+            Error::TooManyTables { blocks, distance } => write!(
+                f,
+                "blocks {} with distance {} needs more than {} tables",
+                blocks,
+                distance,
+                crate::MAX_TABLES
+            ),
+            Error::DistanceTooLarge { distance } => write!(f, "distance must not exceed 64, got {}", distance),
+            Error::LengthMismatch => f.write_str("slice lengths do not match"),
+            Error::InvalidOffsets => f.write_str("offsets must never decrease nor exceed the number of hashes"),
+            Error::TooManyElements => f.write_str("more than 2^32 - 1 elements"),
+            Error::TooManyPairs { max_pairs } => write!(f, "more than {} pairs", max_pairs),
+            Error::OutOfMemory => f.write_str("out of memory"),
+        }
+    }
+}
+
+impl std::error::Error for Error {}

@@ -1,0 +1,22 @@
+//! SimHash over plain slices: fingerprints from feature hashes, Hamming distances, and the
+//! exact permuted-table search for every pair of near-duplicate fingerprints (Manku, Jain and
+//! Das Sarma, 2007).
+//!
+//! Nothing here knows about WebAssembly or JavaScript; the `simhash-wasm` crate exposes these
+//! functions across an `extern "C"` boundary. Every function takes slices, returns `Result` for
+//! input it cannot serve, and never panics on what it is handed.
+
+mod compute;
+mod error;
+mod find_all;
+mod hamming;
+mod layout;
+mod radix;
+#[cfg(test)]
+mod test_rng;
+
+pub use compute::{compute, compute_many, compute_many_weighted, compute_weighted};
+pub use error::Error;
+pub use find_all::{find_all, Pairs, Strategy};
+pub use hamming::{bits_differ, hamming_distances};
+pub use layout::{binomial, Layout, PermutedTable, Placement, MAX_TABLES};

@@ -1,0 +1,214 @@
+//! The `extern "C"` boundary of `simhash-core` for WebAssembly.
+//!
+//! Only shims live here: turn (pointer, length) pairs from the host into slices, call the core,
+//! and report failures as status codes. The host (the TypeScript loader) allocates every input
+//! with [`sh_alloc`], validates arguments before calling, and frees what it allocated.
+//!
+//! Status codes returned by the `i32` functions:
+//! `0` ok, `1` invalid parameters, `2` out of memory, `3` more pairs than allowed,
+//! `4` lengths or offsets that do not fit together.
+
+// Every unsafe operation gets its own block and its own `SAFETY` comment, even inside
+// `unsafe fn`.
+#![deny(unsafe_op_in_unsafe_fn)]
+
+use core::slice;
+use simhash_core::{Error, Strategy};
+use std::alloc::{self, Layout};
+
+/// Bumped whenever a signature or a status code changes; the loader refuses other versions.
+pub const ABI_VERSION: u32 = 1;
+
+const OK: i32 = 0;
+
+fn status(error: Error) -> i32 {
+    match error {
+        Error::BlocksNotAboveDistance { .. }
+        | Error::TooManyBlocks { .. }
+        | Error::TooManyTables { .. }
+        | Error::DistanceTooLarge { .. } => 1,
+        Error::OutOfMemory => 2,
+        Error::TooManyPairs { .. } => 3,
+        Error::LengthMismatch | Error::InvalidOffsets | Error::TooManyElements => 4,
+    }
+}
+
+fn to_status(result: Result<(), Error>) -> i32 {
+    match result {
+        Ok(()) => OK,
+        Err(error) => status(error),
+    }
+}
+
+/// # Safety
+/// `ptr` must be null only when `len == 0`; otherwise it must point to `len` initialised,
+/// aligned values that nothing writes to while the slice lives.
+unsafe fn input<'a, T>(ptr: *const T, len: usize) -> &'a [T] {
+    if len == 0 {
+        &[]
+    } else {
+        // SAFETY: guaranteed by the caller (see above).
+        unsafe { slice::from_raw_parts(ptr, len) }
+    }
+}
+
+/// # Safety
+/// As [`input`], and nothing else reads or writes the memory while the slice lives.
+unsafe fn output<'a, T>(ptr: *mut T, len: usize) -> &'a mut [T] {
+    if len == 0 {
+        &mut []
+    } else {
+        // SAFETY: guaranteed by the caller (see above).
+        unsafe { slice::from_raw_parts_mut(ptr, len) }
+    }
+}
+
+/// The ABI version this module implements.
+#[no_mangle]
+pub extern "C" fn sh_abi_version() -> u32 {
+    ABI_VERSION
+}
+
+/// Allocates `bytes` bytes aligned to 8, or returns null when memory cannot grow. Zero bytes
+/// give a non-null dangling pointer that must not be read.
+#[no_mangle]
+pub extern "C" fn sh_alloc(bytes: usize) -> *mut u8 {
+    if bytes == 0 {
+        return 8 as *mut u8;
+    }
+    match Layout::from_size_align(bytes, 8) {
+        // SAFETY: the layout has a non-zero size.
+        Ok(layout) => unsafe { alloc::alloc(layout) },
+        Err(_) => core::ptr::null_mut(),
+    }
+}
+
+/// Frees what [`sh_alloc`] returned for the same `bytes`.
+///
+/// # Safety
+/// `ptr` must come from `sh_alloc(bytes)` and not have been freed.
+#[no_mangle]
+pub unsafe extern "C" fn sh_free(ptr: *mut u8, bytes: usize) {
+    if bytes == 0 || ptr.is_null() {
+        return;
+    }
+    // SAFETY: the same size and alignment `sh_alloc` used, as the caller guarantees; a size
+    // that was accepted there is accepted here.
+    unsafe { alloc::dealloc(ptr, Layout::from_size_align_unchecked(bytes, 8)) }
+}
+
+/// # Safety
+/// `hashes` points to `len` values (see [`input`]).
+#[no_mangle]
+pub unsafe extern "C" fn sh_compute(hashes: *const u64, len: usize) -> u64 {
+    // SAFETY: forwarded caller guarantee.
+    simhash_core::compute(unsafe { input(hashes, len) })
+}
+
+/// # Safety
+/// `hashes` and `weights` each point to `len` values.
+#[no_mangle]
+pub unsafe extern "C" fn sh_compute_weighted(hashes: *const u64, weights: *const f64, len: usize) -> u64 {
+    // SAFETY: forwarded caller guarantee; equal lengths by construction, so this cannot fail.
+    simhash_core::compute_weighted(unsafe { input(hashes, len) }, unsafe { input(weights, len) }).unwrap_or(0)
+}
+
+/// Writes `offsets_len - 1` fingerprints (none if `offsets_len == 0`) to `out`.
+///
+/// # Safety
+/// `hashes` points to `len` values, `offsets` to `offsets_len`, and `out` to
+/// `offsets_len.saturating_sub(1)` writable values not overlapping the inputs.
+#[no_mangle]
+pub unsafe extern "C" fn sh_compute_many(
+    hashes: *const u64,
+    len: usize,
+    offsets: *const u32,
+    offsets_len: usize,
+    out: *mut u64,
+) -> i32 {
+    // SAFETY: forwarded caller guarantees.
+    let (hashes, offsets, out) =
+        unsafe { (input(hashes, len), input(offsets, offsets_len), output(out, offsets_len.saturating_sub(1))) };
+    to_status(simhash_core::compute_many(hashes, offsets, out))
+}
+
+/// The weighted form of [`sh_compute_many`]; `weights` points to `len` values.
+///
+/// # Safety
+/// As [`sh_compute_many`].
+#[no_mangle]
+pub unsafe extern "C" fn sh_compute_many_weighted(
+    hashes: *const u64,
+    weights: *const f64,
+    len: usize,
+    offsets: *const u32,
+    offsets_len: usize,
+    out: *mut u64,
+) -> i32 {
+    // SAFETY: forwarded caller guarantees.
+    let (hashes, weights, offsets, out) = unsafe {
+        (
+            input(hashes, len),
+            input(weights, len),
+            input(offsets, offsets_len),
+            output(out, offsets_len.saturating_sub(1)),
+        )
+    };
+    to_status(simhash_core::compute_many_weighted(hashes, weights, offsets, out))
+}
+
+/// # Safety
+/// `fingerprints` points to `len` values and `out` to `len` writable bytes.
+#[no_mangle]
+pub unsafe extern "C" fn sh_hamming_distances(query: u64, fingerprints: *const u64, len: usize, out: *mut u8) -> i32 {
+    // SAFETY: forwarded caller guarantees.
+    let (fingerprints, out) = unsafe { (input(fingerprints, len), output(out, len)) };
+    to_status(simhash_core::hamming_distances(query, fingerprints, out))
+}
+
+/// Finds every pair within `distance` bits (`blocks == 0`: compare all pairs directly) and, on
+/// success, writes `[left_ptr, right_ptr, distance_ptr, count]` to `result`. The three arrays
+/// belong to the host until it passes `result` back to [`sh_pairs_free`].
+///
+/// # Safety
+/// `fingerprints` points to `len` values; `result` to 4 writable `u32`.
+#[no_mangle]
+pub unsafe extern "C" fn sh_find_all(
+    fingerprints: *const u64,
+    len: usize,
+    distance: u32,
+    blocks: u32,
+    max_pairs: u32,
+    result: *mut u32,
+) -> i32 {
+    // SAFETY: forwarded caller guarantees.
+    let (fingerprints, result) = unsafe { (input(fingerprints, len), output(result, 4)) };
+    let strategy = if blocks == 0 { Strategy::Direct } else { Strategy::Blocks(blocks) };
+    match simhash_core::find_all(fingerprints, distance, strategy, max_pairs as usize) {
+        Ok(pairs) => {
+            result[3] = pairs.left.len() as u32;
+            result[0] = Box::into_raw(pairs.left.into_boxed_slice()) as *mut u32 as u32;
+            result[1] = Box::into_raw(pairs.right.into_boxed_slice()) as *mut u32 as u32;
+            result[2] = Box::into_raw(pairs.distance.into_boxed_slice()) as *mut u8 as u32;
+            OK
+        }
+        Err(error) => status(error),
+    }
+}
+
+/// Frees the arrays [`sh_find_all`] described in `result`.
+///
+/// # Safety
+/// `result` must hold what a successful `sh_find_all` wrote, not yet freed.
+#[no_mangle]
+pub unsafe extern "C" fn sh_pairs_free(result: *const u32) {
+    // SAFETY: forwarded caller guarantee: each pointer came from `Box::into_raw` of a boxed
+    // slice of `count` elements, so rebuilding the boxes hands the memory back exactly once.
+    unsafe {
+        let result = input(result, 4);
+        let count = result[3] as usize;
+        drop(Box::from_raw(slice::from_raw_parts_mut(result[0] as usize as *mut u32, count)));
+        drop(Box::from_raw(slice::from_raw_parts_mut(result[1] as usize as *mut u32, count)));
+        drop(Box::from_raw(slice::from_raw_parts_mut(result[2] as usize as *mut u8, count)));
+    }
+}

@@ -1,0 +1,112 @@
+/** Arrays of 64-bit values that live inside the WebAssembly memory. */
+
+import { instanceGeneration, memoryViews, wasm, withInstance } from './loader.js';
+import type { HashArray } from './types.js';
+import { MAX_ELEMENTS, describe } from './validate.js';
+
+interface Allocation {
+  readonly ptr: number;
+  readonly bytes: number;
+  readonly generation: number;
+}
+
+function release(allocation: Allocation): void {
+  // Memory of an instance dropped after a trap went with it.
+  if (allocation.generation === instanceGeneration()) wasm().sh_free(allocation.ptr, allocation.bytes);
+}
+
+const finalizer = new FinalizationRegistry<Allocation>(release);
+
+/**
+ * Allocates `bytes` bytes (8-aligned) in the instance's memory.
+ *
+ * @throws {RangeError} when the memory cannot grow that far.
+ */
+export function allocate(bytes: number): number {
+  // A wasm32 address space holds at most 4 GiB; a larger request would wrap around.
+  if (bytes > 0xffff_fff0) throw new RangeError(`simhash-wasm: ${bytes} bytes do not fit in WebAssembly memory`);
+  return withInstance((exports) => {
+    const ptr = exports.sh_alloc(bytes) >>> 0;
+    if (ptr === 0) throw new RangeError(`simhash-wasm: out of WebAssembly memory allocating ${bytes} bytes`);
+    return ptr;
+  });
+}
+
+/** A {@link HashArray} whose storage is inside the WebAssembly memory: passed without a copy. */
+export class WasmHashArray implements HashArray {
+  readonly length: number;
+  #allocation: Allocation | null;
+  #view: BigUint64Array | null = null;
+
+  /** Use {@link allocHashArray}. */
+  constructor(length: number) {
+    this.length = length;
+    const bytes = length * 8;
+    // Allocate before reading the generation: allocating may replace a trapped instance.
+    const ptr = length === 0 ? 0 : allocate(bytes);
+    this.#allocation = { ptr, bytes, generation: instanceGeneration() };
+    if (length !== 0) finalizer.register(this, this.#allocation, this);
+  }
+
+  get freed(): boolean {
+    return this.#allocation === null;
+  }
+
+  /**
+   * Byte offset of the storage in the instance's memory.
+   *
+   * @throws {TypeError} once freed, or when the instance it belonged to was dropped after a
+   * trap.
+   */
+  pointer(name: string): number {
+    const allocation = this.#allocation;
+    if (allocation === null) throw new TypeError(`${name} has been freed`);
+    if (allocation.generation !== instanceGeneration()) {
+      throw new TypeError(`${name} belonged to a WebAssembly instance that was reset after a trap`);
+    }
+    return allocation.ptr;
+  }
+
+  get view(): BigUint64Array {
+    const ptr = this.pointer('this HashArray');
+    const buffer = memoryViews(wasm()).buffer;
+    if (this.#view === null || this.#view.buffer !== buffer) {
+      this.#view = new BigUint64Array(buffer, ptr, this.length);
+    }
+    return this.#view;
+  }
+
+  free(): void {
+    const allocation = this.#allocation;
+    if (allocation === null) return;
+    this.#allocation = null;
+    this.#view = null;
+    if (allocation.bytes !== 0) {
+      finalizer.unregister(this);
+      release(allocation);
+    }
+  }
+
+  [Symbol.dispose](): void {
+    this.free();
+  }
+}
+
+/**
+ * A zeroed array of `length` 64-bit values inside the WebAssembly memory. Fill it through
+ * `.view`, pass it to any function of this package without a copy, and `free()` it (or declare
+ * it with `using`) when done.
+ *
+ * @throws {TypeError | RangeError} unless `length` is an integer in `0..2^32-1`;
+ * {@link RangeError} when memory runs out.
+ */
+export function allocHashArray(length: number): HashArray {
+  if (typeof length !== 'number') throw new TypeError(`length must be a number, got ${describe(length)}`);
+  if (!Number.isInteger(length) || length < 0 || length > MAX_ELEMENTS) {
+    throw new RangeError(`length must be an integer in 0..${MAX_ELEMENTS}, got ${length}`);
+  }
+  const array = new WasmHashArray(length);
+  // dlmalloc may hand back memory that held earlier data.
+  array.view.fill(0n);
+  return array;
+}

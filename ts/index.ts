@@ -1,0 +1,25 @@
+/**
+ * simhash-wasm: SimHash fingerprints, Hamming distances and the exact search for every pair of
+ * near-duplicates, computed in WebAssembly.
+ *
+ * The same API, computed in plain TypeScript, is `simhash-wasm/pure`.
+ *
+ * @packageDocumentation
+ */
+
+export { init, initSync, type InitSource, type InitSyncSource } from './loader.js';
+export { allocHashArray } from './hash-array.js';
+export { compute, computeWeighted, computeMany, computeManyWeighted } from './compute.js';
+export { numDifferingBits, hammingDistances } from './distance.js';
+export { findAll } from './find-all.js';
+export { permutationLayout, permute } from './layout.js';
+export type {
+  BitRange,
+  FindAllOptions,
+  HashArray,
+  PairResult,
+  PermutationLayout,
+  PermutedTableLayout,
+  U64Input,
+  WeightInput,
+} from './types.js';

@@ -1,0 +1,83 @@
+/**
+ * Getting arguments into the WebAssembly memory for one call: inputs that already live there
+ * are passed by pointer, the others copied in once, and every temporary freed when the call
+ * ends, whatever happens.
+ */
+
+import { WasmHashArray, allocate } from './hash-array.js';
+import { memoryViews, type WasmExports } from './loader.js';
+import { checkLength, checkU64ListLength, copyBigints } from './validate.js';
+
+/** A region of the instance's memory: byte offset and element count. */
+export interface Region {
+  readonly ptr: number;
+  readonly length: number;
+}
+
+/** Temporaries of one call. Create, use, and `release()` in a `finally`. */
+export class CallScope {
+  readonly #exports: WasmExports;
+  readonly #owned: { ptr: number; bytes: number }[] = [];
+
+  constructor(exports: WasmExports) {
+    this.#exports = exports;
+  }
+
+  /** Allocates `bytes` bytes freed by {@link CallScope.release}; pointer 0 for none. */
+  alloc(bytes: number): number {
+    if (bytes === 0) return 0;
+    const ptr = allocate(bytes);
+    this.#owned.push({ ptr, bytes });
+    return ptr;
+  }
+
+  /**
+   * A `U64Input` as a region: an owned array of this instance as it is, anything else copied.
+   * `name` is the argument's name for errors.
+   */
+  u64(input: unknown, name: string): Region {
+    if (input instanceof WasmHashArray) {
+      return { ptr: input.pointer(name), length: input.length };
+    }
+    if (isForeignHashArray(input)) {
+      if (input.freed) throw new TypeError(`${name} has been freed`);
+      return this.u64(input.view, name);
+    }
+    const length = checkU64ListLength(input, name);
+    const ptr = this.alloc(length * 8);
+    const target = memoryViews(this.#exports).u64.subarray(ptr / 8, ptr / 8 + length);
+    if (input instanceof BigUint64Array) target.set(input);
+    else copyBigints(input as readonly unknown[], name, target);
+    return { ptr, length };
+  }
+
+  /** A `Float64Array` copied in. */
+  f64(input: Float64Array): Region {
+    const ptr = this.alloc(input.length * 8);
+    memoryViews(this.#exports).f64.set(input, ptr / 8);
+    return { ptr, length: input.length };
+  }
+
+  /** A `Uint32Array` copied in. */
+  u32(input: Uint32Array): Region {
+    checkLength(input.length, 'offsets');
+    const ptr = this.alloc(input.length * 4);
+    memoryViews(this.#exports).u32.set(input, ptr / 4);
+    return { ptr, length: input.length };
+  }
+
+  /** Frees every temporary. */
+  release(): void {
+    for (const { ptr, bytes } of this.#owned) this.#exports.sh_free(ptr, bytes);
+    this.#owned.length = 0;
+  }
+}
+
+/** A `HashArray` made by another implementation (the pure one): read through its view. */
+function isForeignHashArray(input: unknown): input is { readonly view: BigUint64Array; readonly freed: boolean } {
+  if (typeof input !== 'object' || input === null || input instanceof BigUint64Array || Array.isArray(input)) {
+    return false;
+  }
+  const candidate = input as { freed?: unknown };
+  return typeof candidate.freed === 'boolean' && 'view' in input;
+}

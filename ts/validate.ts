@@ -1,0 +1,200 @@
+/**
+ * Argument checks shared by both entries. Every check throws before any work starts, with a
+ * `TypeError` for a value of the wrong kind and a `RangeError` for a value of the right kind that
+ * breaks a rule, each naming the argument.
+ */
+
+/** Largest value of an unsigned 64-bit integer. */
+export const U64_MAX = 0xffff_ffff_ffff_ffffn;
+
+/** Default bound on the number of pairs `findAll` may return. */
+export const DEFAULT_MAX_PAIRS = 2 ** 25;
+
+/** Largest number of elements an input may have: positions are reported as `Uint32Array`. */
+export const MAX_ELEMENTS = 0xffff_ffff;
+
+/** Checks one 64-bit value given as a `bigint`. */
+export function checkU64(value: unknown, name: string): bigint {
+  if (typeof value !== 'bigint') {
+    throw new TypeError(`${name} must be a bigint, got ${describe(value)}`);
+  }
+  if (value < 0n || value > U64_MAX) {
+    throw new RangeError(`${name} must be in 0..2^64-1, got ${value}`);
+  }
+  return value;
+}
+
+/**
+ * Checks a `readonly bigint[]` and copies it into `target` (which must have its length).
+ * Every element is checked: a silently wrapped value would be a wrong answer.
+ */
+export function copyBigints(values: readonly unknown[], name: string, target: BigUint64Array): void {
+  for (let i = 0; i < values.length; i++) {
+    target[i] = checkU64(values[i], `${name}[${i}]`);
+  }
+}
+
+/** Checks that `value` is an array-like input of 64-bit values and returns its length. */
+export function checkU64ListLength(value: unknown, name: string): number {
+  if (value instanceof BigUint64Array || Array.isArray(value)) {
+    checkLength(value.length, name);
+    return value.length;
+  }
+  throw new TypeError(
+    `${name} must be a BigUint64Array, an array of bigint or a HashArray, got ${describe(value)}`,
+  );
+}
+
+/** Checks a length against what positions can address. */
+export function checkLength(length: number, name: string): void {
+  if (length > MAX_ELEMENTS) {
+    throw new RangeError(`${name} must have at most ${MAX_ELEMENTS} elements, got ${length}`);
+  }
+}
+
+/** Checks `distance`: an integer in `0..=64`. */
+export function checkDistance(distance: unknown, name = 'distance'): number {
+  if (typeof distance !== 'number') {
+    throw new TypeError(`${name} must be a number, got ${describe(distance)}`);
+  }
+  if (!Number.isInteger(distance) || distance < 0 || distance > 64) {
+    throw new RangeError(`${name} must be an integer in 0..64, got ${distance}`);
+  }
+  return distance;
+}
+
+/** Checks `blocks` against an already checked `distance`: an integer with `distance < blocks <= 64`. */
+export function checkBlocks(blocks: unknown, distance: number, name = 'blocks'): number {
+  if (typeof blocks !== 'number') {
+    throw new TypeError(`${name} must be a number, got ${describe(blocks)}`);
+  }
+  if (!Number.isInteger(blocks)) {
+    throw new RangeError(`${name} must be an integer, got ${blocks}`);
+  }
+  if (blocks > 64) {
+    throw new RangeError(`${name} must not exceed 64, got ${blocks}`);
+  }
+  if (blocks <= distance) {
+    throw new RangeError(
+      `${name} must be greater than distance (got ${name} ${blocks}, distance ${distance})`,
+    );
+  }
+  if (tableCount(blocks, distance) > MAX_TABLES) {
+    throw new RangeError(
+      `${name} ${blocks} with distance ${distance} needs C(${blocks}, ${distance}) tables; at most ${MAX_TABLES} are supported`,
+    );
+  }
+  return blocks;
+}
+
+/** Most permuted tables a layout may have (the Rust core enforces the same bound). */
+export const MAX_TABLES = 65536;
+
+/** `C(blocks, distance)`, the number of permuted tables, saturating just above `MAX_TABLES`. */
+function tableCount(blocks: number, distance: number): number {
+  const k = Math.min(distance, blocks - distance);
+  let count = 1;
+  for (let i = 1; i <= k; i++) {
+    count = (count * (blocks - k + i)) / i;
+    if (count > MAX_TABLES) return MAX_TABLES + 1;
+  }
+  return Math.round(count);
+}
+
+/** Checks `maxPairs`: a non-negative integer no larger than 2^32 - 1. */
+export function checkMaxPairs(maxPairs: unknown, name = 'maxPairs'): number {
+  if (typeof maxPairs !== 'number') {
+    throw new TypeError(`${name} must be a number, got ${describe(maxPairs)}`);
+  }
+  if (!Number.isInteger(maxPairs) || maxPairs < 0 || maxPairs > MAX_ELEMENTS) {
+    throw new RangeError(`${name} must be an integer in 0..${MAX_ELEMENTS}, got ${maxPairs}`);
+  }
+  return maxPairs;
+}
+
+/** Checks that an options argument is a plain object. */
+export function checkOptions(options: unknown, name = 'options'): Record<string, unknown> {
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
+    throw new TypeError(`${name} must be an object, got ${describe(options)}`);
+  }
+  return options as Record<string, unknown>;
+}
+
+/**
+ * Checks weights for `hashCount` hashes: a `Float64Array` or an array of numbers of the same
+ * length, each finite and non-negative. Returns them as a `Float64Array` (the input itself when
+ * it already is one).
+ */
+export function checkWeights(weights: unknown, hashCount: number, name = 'weights'): Float64Array {
+  let array: Float64Array;
+  if (weights instanceof Float64Array) {
+    array = weights;
+  } else if (Array.isArray(weights)) {
+    array = new Float64Array(weights.length);
+    for (let i = 0; i < weights.length; i++) {
+      const w: unknown = weights[i];
+      if (typeof w !== 'number') {
+        throw new TypeError(`${name}[${i}] must be a number, got ${describe(w)}`);
+      }
+      array[i] = w;
+    }
+  } else {
+    throw new TypeError(`${name} must be a Float64Array or an array of numbers, got ${describe(weights)}`);
+  }
+  if (array.length !== hashCount) {
+    throw new RangeError(
+      `${name} must have one weight per hash: expected ${hashCount}, got ${array.length}`,
+    );
+  }
+  for (let i = 0; i < array.length; i++) {
+    const w = array[i]!;
+    // `!(w >= 0)` also catches NaN.
+    if (!(w >= 0) || w === Infinity) {
+      throw new RangeError(`${name}[${i}] must be finite and non-negative, got ${w}`);
+    }
+  }
+  return array;
+}
+
+/**
+ * Checks document offsets for `hashCount` hashes: a `Uint32Array` whose entries never decrease
+ * and never exceed `hashCount`. Document `d` owns `hashes[offsets[d] .. offsets[d + 1])`, so
+ * `offsets.length - 1` documents are described (none for an empty array).
+ */
+export function checkOffsets(offsets: unknown, hashCount: number, name = 'offsets'): Uint32Array {
+  if (!(offsets instanceof Uint32Array)) {
+    throw new TypeError(`${name} must be a Uint32Array, got ${describe(offsets)}`);
+  }
+  let previous = 0;
+  for (let i = 0; i < offsets.length; i++) {
+    const o = offsets[i]!;
+    if (o < previous) {
+      throw new RangeError(`${name} must never decrease, but ${name}[${i}] = ${o} < ${previous}`);
+    }
+    if (o > hashCount) {
+      throw new RangeError(`${name}[${i}] = ${o} is beyond the ${hashCount} hashes`);
+    }
+    previous = o;
+  }
+  return offsets;
+}
+
+/** A short description of a value for error messages. */
+export function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'object') {
+    const ctor = (value as { constructor?: { name?: unknown } }).constructor?.name;
+    return typeof ctor === 'string' ? `a ${ctor}` : 'an object';
+  }
+  if (typeof value === 'string') return `the string ${JSON.stringify(value.slice(0, 40))}`;
+  if (typeof value === 'bigint') return `the bigint ${value}`;
+  return `${typeof value} ${String(value)}`;
+}
+
+/** The error `findAll` throws when its result would exceed `maxPairs`. */
+export function tooManyPairs(maxPairs: number): RangeError {
+  return new RangeError(
+    `findAll would return more than maxPairs (${maxPairs}) pairs; raise options.maxPairs or lower options.distance`,
+  );
+}
