@@ -60,13 +60,13 @@ function inlineBytes(): Uint8Array<ArrayBuffer> {
 
 function instantiate(module: WebAssembly.Module): void {
   const instance = new WebAssembly.Instance(module, {});
-  const exports = instance.exports as unknown as WasmExports;
-  const version = exports.sh_abi_version();
+  const live = instance.exports as unknown as WasmExports;
+  const version = live.sh_abi_version();
   if (version !== ABI_VERSION) {
     throw new Error(`simhash-wasm: the WebAssembly module speaks ABI ${version}, this loader ABI ${ABI_VERSION}`);
   }
   compiled = module;
-  current = exports;
+  current = live;
 }
 
 async function compile(source: InitSource): Promise<WebAssembly.Module> {
@@ -143,12 +143,12 @@ export function instanceGeneration(): number {
  * state, so it is dropped: the next call gets a fresh instance, and owned arrays of the old one
  * refuse further use.
  */
-export function withInstance<T>(body: (exports: WasmExports) => T): T {
-  const exports = wasm();
+export function withInstance<T>(body: (live: WasmExports) => T): T {
+  const live = wasm();
   try {
-    return body(exports);
+    return body(live);
   } catch (error) {
-    if (error instanceof WebAssembly.RuntimeError && current === exports) {
+    if (error instanceof WebAssembly.RuntimeError && current === live) {
       current = null;
       generation++;
       views = null;
@@ -171,8 +171,8 @@ let views: Views | null = null;
  * Typed views over the instance's memory. Re-created whenever the memory has grown (growth
  * detaches the old buffer), so never keep the result across a call that can allocate.
  */
-export function memoryViews(exports: WasmExports): Views {
-  const buffer = exports.memory.buffer;
+export function memoryViews(live: WasmExports): Views {
+  const buffer = live.memory.buffer;
   if (views === null || views.buffer !== buffer) {
     views = {
       buffer,

@@ -1,0 +1,104 @@
+// The published tarball, installed into an empty project, works from ESM and from CommonJS,
+// through the inlined module and through the separate .wasm file.
+
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import * as pure from '../ts/pure/index.js';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+let consumer = '';
+
+const hashes = [0xabcdn, 0xbcden, 0xcdefn, 0xffff_ffff_ffff_fff0n];
+const fingerprints = [0n, 1n, 3n, 0xffn, 0xffff_ffff_ffff_ffffn, 1n];
+
+beforeAll(() => {
+  consumer = mkdtempSync(join(tmpdir(), 'simhash-wasm-consumer-'));
+  execFileSync(npm, ['pack', '--silent', '--pack-destination', consumer], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+  const tarball = readdirSync(consumer).find((name) => name.endsWith('.tgz'));
+  if (tarball === undefined) throw new Error('npm pack wrote no tarball');
+  writeFileSync(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true }));
+  execFileSync(npm, ['install', '--silent', '--no-audit', '--no-fund', '--offline', `./${tarball}`], {
+    cwd: consumer,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+}, 120_000);
+
+afterAll(() => {
+  if (consumer !== '') rmSync(consumer, { recursive: true, force: true });
+});
+
+const program = (load: string): string => `
+${load}
+const hashes = [${hashes.map((h) => `${h}n`).join(', ')}];
+const fingerprints = [${fingerprints.map((h) => `${h}n`).join(', ')}];
+const pairs = api.findAll(fingerprints, { distance: 2 });
+console.log(JSON.stringify({
+  compute: api.compute(hashes).toString(),
+  pure: pureApi.compute(hashes).toString(),
+  left: Array.from(pairs.left),
+  right: Array.from(pairs.right),
+}));
+`;
+
+function runConsumer(file: string, source: string): { compute: string; pure: string; left: number[]; right: number[] } {
+  writeFileSync(join(consumer, file), source);
+  return JSON.parse(execFileSync(process.execPath, [file], { cwd: consumer, encoding: 'utf8' })) as {
+    compute: string;
+    pure: string;
+    left: number[];
+    right: number[];
+  };
+}
+
+function expected(): { compute: string; pure: string; left: number[]; right: number[] } {
+  const pairs = pure.findAll(fingerprints, { distance: 2 });
+  const c = pure.compute(hashes).toString();
+  return { compute: c, pure: c, left: Array.from(pairs.left), right: Array.from(pairs.right) };
+}
+
+it('works from ESM with the inlined module', () => {
+  const got = runConsumer(
+    'inline.mjs',
+    program(`import * as api from 'simhash-wasm';
+import * as pureApi from 'simhash-wasm/pure';
+await api.init();`),
+  );
+  expect(got).toEqual(expected());
+});
+
+it('works from ESM with the separate .wasm file', () => {
+  const got = runConsumer(
+    'file.mjs',
+    program(`import * as api from 'simhash-wasm';
+import * as pureApi from 'simhash-wasm/pure';
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+const wasmPath = createRequire(import.meta.url).resolve('simhash-wasm/simhash.wasm');
+await api.init(await readFile(wasmPath));`),
+  );
+  expect(got).toEqual(expected());
+});
+
+it('works from CommonJS, synchronously', () => {
+  const got = runConsumer(
+    'sync.cjs',
+    program(`const api = require('simhash-wasm');
+const pureApi = require('simhash-wasm/pure');
+api.initSync();`),
+  );
+  expect(got).toEqual(expected());
+});
+
+it('works from CommonJS without any explicit initialisation', () => {
+  const got = runConsumer(
+    'lazy.cjs',
+    program(`const api = require('simhash-wasm');
+const pureApi = require('simhash-wasm/pure');`),
+  );
+  expect(got).toEqual(expected());
+});
