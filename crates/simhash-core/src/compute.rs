@@ -21,7 +21,11 @@ pub fn compute(hashes: &[u64]) -> u64 {
         counter.add16(&block);
     }
     let rest = chunks.remainder();
-    if !rest.is_empty() {
+    if rest.len() < PAD_THRESHOLD {
+        for &hash in rest {
+            counter.add1(hash);
+        }
+    } else {
         // Zero hashes add nothing to the set-bit counts, so padding is free; `len` below is
         // the real count.
         let mut block = [0u64; 16];
@@ -30,6 +34,9 @@ pub fn compute(hashes: &[u64]) -> u64 {
     }
     counter.majority(hashes.len() as u64)
 }
+
+/// Below this many leftover hashes, adding them one by one beats a padded 16-hash step.
+const PAD_THRESHOLD: usize = 6;
 
 /// The weighted SimHash fingerprint: for each bit `i`, `s_i` starts at `0.0` and, for each hash
 /// in input order, gains `+w` if the hash has bit `i` set and `-w` otherwise; bit `i` of the
@@ -115,16 +122,12 @@ fn for_each_document(
     Ok(())
 }
 
-/// 64 counters, bit-sliced: `ones`, `twos`, `fours` and `eights` hold the low four bits of every
-/// counter; `sixteens[j]` holds bit `j + 4`.
+/// 64 counters, bit-sliced: `planes[j]` holds bit `j` of every counter.
+///
+/// 36 planes count to 2^36 - 1, beyond any slice length a 32-bit address space can hold and
+/// enough for 2^36 hashes on 64-bit hosts.
 struct SlicedCounter {
-    ones: u64,
-    twos: u64,
-    fours: u64,
-    eights: u64,
-    /// 28 planes of sixteens count to 2^32 - 1 sixteens, beyond any slice length a caller can
-    /// hand over from a 32-bit address space and enough for 2^36 hashes on 64-bit hosts.
-    sixteens: [u64; 28],
+    planes: [u64; 36],
 }
 
 /// Carry-save adder: the sum of three words per bit, as (carry, sum).
@@ -136,33 +139,14 @@ fn csa(a: u64, b: u64, c: u64) -> (u64, u64) {
 
 impl SlicedCounter {
     fn new() -> Self {
-        SlicedCounter { ones: 0, twos: 0, fours: 0, eights: 0, sixteens: [0; 28] }
+        SlicedCounter { planes: [0; 36] }
     }
 
+    /// Adds `carry` to the counters at plane `from` and up, rippling until it dies out (after a
+    /// few planes: a carry survives a plane only in lanes where that plane was already set).
     #[inline(always)]
-    fn add16(&mut self, h: &[u64; 16]) {
-        let (twos_a, ones) = csa(self.ones, h[0], h[1]);
-        let (twos_b, ones) = csa(ones, h[2], h[3]);
-        let (fours_a, twos) = csa(self.twos, twos_a, twos_b);
-        let (twos_a, ones) = csa(ones, h[4], h[5]);
-        let (twos_b, ones) = csa(ones, h[6], h[7]);
-        let (fours_b, twos) = csa(twos, twos_a, twos_b);
-        let (eights_a, fours) = csa(self.fours, fours_a, fours_b);
-        let (twos_a, ones) = csa(ones, h[8], h[9]);
-        let (twos_b, ones) = csa(ones, h[10], h[11]);
-        let (fours_a, twos) = csa(twos, twos_a, twos_b);
-        let (twos_a, ones) = csa(ones, h[12], h[13]);
-        let (twos_b, ones) = csa(ones, h[14], h[15]);
-        let (fours_b, twos) = csa(twos, twos_a, twos_b);
-        let (eights_b, fours) = csa(fours, fours_a, fours_b);
-        let (sixteens, eights) = csa(self.eights, eights_a, eights_b);
-        self.ones = ones;
-        self.twos = twos;
-        self.fours = fours;
-        self.eights = eights;
-        // Ripple the carry word through the planes; it dies out after a few planes.
-        let mut carry = sixteens;
-        for plane in self.sixteens.iter_mut() {
+    fn ripple(&mut self, from: usize, mut carry: u64) {
+        for plane in self.planes[from..].iter_mut() {
             if carry == 0 {
                 break;
             }
@@ -172,26 +156,43 @@ impl SlicedCounter {
         }
     }
 
-    /// Bits whose counter exceeds `total / 2`, i.e. whose count `c` satisfies `2c > total`.
+    #[inline(always)]
+    fn add1(&mut self, hash: u64) {
+        self.ripple(0, hash);
+    }
+
+    #[inline(always)]
+    fn add16(&mut self, h: &[u64; 16]) {
+        let [ones, twos, fours, eights] = [self.planes[0], self.planes[1], self.planes[2], self.planes[3]];
+        let (twos_a, ones) = csa(ones, h[0], h[1]);
+        let (twos_b, ones) = csa(ones, h[2], h[3]);
+        let (fours_a, twos) = csa(twos, twos_a, twos_b);
+        let (twos_a, ones) = csa(ones, h[4], h[5]);
+        let (twos_b, ones) = csa(ones, h[6], h[7]);
+        let (fours_b, twos) = csa(twos, twos_a, twos_b);
+        let (eights_a, fours) = csa(fours, fours_a, fours_b);
+        let (twos_a, ones) = csa(ones, h[8], h[9]);
+        let (twos_b, ones) = csa(ones, h[10], h[11]);
+        let (fours_a, twos) = csa(twos, twos_a, twos_b);
+        let (twos_a, ones) = csa(ones, h[12], h[13]);
+        let (twos_b, ones) = csa(ones, h[14], h[15]);
+        let (fours_b, twos) = csa(twos, twos_a, twos_b);
+        let (eights_b, fours) = csa(fours, fours_a, fours_b);
+        let (sixteens, eights) = csa(eights, eights_a, eights_b);
+        self.planes[..4].copy_from_slice(&[ones, twos, fours, eights]);
+        self.ripple(4, sixteens);
+    }
+
+    /// Bits whose counter `c` satisfies `2c > total`, i.e. `c > total / 2`.
     fn majority(&self, total: u64) -> u64 {
         let threshold = total / 2;
+        // No counter exceeds `total`, so planes above its highest bit are clear.
+        let planes = (64 - total.leading_zeros() as usize).min(self.planes.len());
         // Bit-sliced `counter > threshold`, most significant plane first: `greater` marks the
         // lanes already known to be larger, `equal` those equal so far.
         let mut greater = 0u64;
         let mut equal = u64::MAX;
-        let planes = self.sixteens.len() + 4;
-        if threshold >> planes != 0 {
-            // Counters cannot reach the threshold's high bits: every lane is smaller.
-            return 0;
-        }
-        for j in (0..planes).rev() {
-            let plane = match j {
-                0 => self.ones,
-                1 => self.twos,
-                2 => self.fours,
-                3 => self.eights,
-                _ => self.sixteens[j - 4],
-            };
+        for (j, &plane) in self.planes[..planes].iter().enumerate().rev() {
             if threshold >> j & 1 == 1 {
                 equal &= plane;
             } else {
