@@ -1,0 +1,128 @@
+// `npm run bench [-- --quick]`: times every workload on the WebAssembly entry and on the pure
+// TypeScript entry, prints a table and writes it as JSON under bench/results/. With --quick the
+// sizes are small enough for CI, and the exit status is 1 when WebAssembly loses anywhere:
+// ratios, unlike absolute times, survive a change of machine.
+
+import { spawnSync } from 'node:child_process';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as wasm from '../dist/esm/index.js';
+import * as pure from '../dist/esm/pure/index.js';
+import { measure } from './measure.mjs';
+import { formatReport, gitCommit, machine, osName, writeJson } from './report.mjs';
+import { workloads } from './workloads.mjs';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = join(here, '..');
+
+const REPETITIONS = {
+  full: { runs: 7, minMs: 1_000, budgetMs: 20_000 },
+  quick: { runs: 5, minMs: 250, budgetMs: 3_000 },
+};
+
+const args = process.argv.slice(2);
+const unknown = args.filter((arg) => arg !== '--quick');
+if (unknown.length > 0) {
+  console.error(`unknown argument(s): ${unknown.join(' ')}\nusage: node bench/run.mjs [--quick]`);
+  process.exit(2);
+}
+/** @type {'full' | 'quick'} */
+const mode = args.includes('--quick') ? 'quick' : 'full';
+const repetitions = REPETITIONS[mode];
+
+/**
+ * Both entries promise identical results; timing them is only a comparison if they computed
+ * the same thing.
+ *
+ * @param {unknown} a @param {unknown} b
+ * @returns {boolean}
+ */
+function sameResult(a, b) {
+  if (ArrayBuffer.isView(a) && ArrayBuffer.isView(b)) {
+    return a.constructor === b.constructor && Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(Buffer.from(b.buffer, b.byteOffset, b.byteLength));
+  }
+  if (a instanceof RangeError && b instanceof RangeError) return a.message === b.message;
+  if (typeof a === 'object' && a !== null && typeof b === 'object' && b !== null) {
+    const keys = Object.keys(a);
+    return keys.length === Object.keys(b).length && keys.every((k) => sameResult(/** @type {any} */ (a)[k], /** @type {any} */ (b)[k]));
+  }
+  return a === b;
+}
+
+/**
+ * @param {string} id
+ * @returns {import('./report.mjs').MemoryResult}
+ */
+function wasmMemory(id) {
+  const child = spawnSync(process.execPath, [join(here, 'find-all-memory.mjs'), id], { encoding: 'utf8' });
+  if (child.status !== 0) throw new Error(`find-all-memory.mjs ${id} failed:\n${child.stderr}`);
+  const { bytesBefore, bytesAfter, bytesPerFingerprint, freshCallMs } = JSON.parse(child.stdout);
+  return { bytesBefore, bytesAfter, bytesPerFingerprint, freshCallMs };
+}
+
+/** Fast operations are sampled hundreds of times; sub-microsecond digits are only noise. @param {number} ms */
+const microseconds = (ms) => Math.round(ms * 1000) / 1000;
+
+const started = performance.now();
+const date = new Date().toISOString();
+await wasm.init();
+
+/** @type {import('./report.mjs').Row[]} */
+const rows = [];
+for (const workload of workloads(mode)) {
+  const inputs = workload.prepare();
+  const bound = [wasm, pure].map((api) => workload.bind(api, inputs));
+  let timings;
+  try {
+    timings = measure(bound.map((b) => b.call), { ...repetitions, throws: workload.throws });
+  } finally {
+    for (const b of bound) b.free();
+  }
+  const [w, p] = timings;
+  if (!sameResult(w.result, p.result)) throw new Error(`${workload.operation} (${workload.size}): the WASM and pure results differ`);
+
+  /** @type {import('./report.mjs').Row} */
+  const row = {
+    id: workload.id,
+    operation: workload.operation,
+    size: workload.size,
+    items: workload.items,
+    unit: workload.unit,
+    throws: workload.throws,
+    wasm: { medianMs: w.medianMs, samplesMs: w.samplesMs.map(microseconds), capped: w.capped },
+    pure: { medianMs: p.medianMs, samplesMs: p.samplesMs.map(microseconds), capped: p.capped },
+    wasmItemsPerSecond: workload.items / (w.medianMs / 1000),
+    ratio: p.medianMs / w.medianMs,
+  };
+  if (workload.findAll) {
+    if (!workload.throws) row.pairs = /** @type {import('../dist/esm/index.js').PairResult} */ (w.result).left.length;
+    row.wasmMemory = wasmMemory(workload.id);
+  }
+  rows.push(row);
+  console.error(`${workload.operation} (${workload.size}): WASM ${w.medianMs.toFixed(2)} ms, pure ${p.medianMs.toFixed(2)} ms`);
+}
+
+/** @type {import('./report.mjs').Report} */
+const report = {
+  mode,
+  date,
+  commit: gitCommit(root),
+  machine: machine(),
+  os: osName(),
+  node: process.version,
+  repetitions,
+  rows,
+  totalSeconds: (performance.now() - started) / 1000,
+};
+console.log(formatReport(report));
+const file = writeJson(report, join(here, 'results'));
+console.log(`wrote ${relative(process.cwd(), file)}`);
+
+if (mode === 'quick') {
+  const slower = rows.filter((row) => row.ratio < 1);
+  if (slower.length > 0) {
+    console.error(`FAIL: WebAssembly is slower than pure TypeScript on: ${slower.map((row) => `${row.operation} (${row.size}, ratio ${row.ratio.toFixed(2)})`).join('; ')}`);
+    process.exit(1);
+  }
+  console.log('OK: WebAssembly is at least as fast as pure TypeScript on every operation');
+}

@@ -1,0 +1,313 @@
+// Seeded inputs and the operations timed on them. Everything derives from fixed seeds so that
+// runs on different commits and machines time exactly the same work, and both implementations
+// receive the very same arrays.
+
+/** @typedef {typeof import('../dist/esm/index.js')} Api */
+/** @typedef {'full' | 'quick'} Mode */
+
+/**
+ * @typedef {object} Rng
+ * @property {() => number} u32 uniform in `0..2^32-1`
+ * @property {(n: number) => number} below uniform integer in `0..n-1` (n ≤ 2^32)
+ * @property {() => number} float uniform in `[0, 1)`
+ */
+
+/**
+ * An operation bound to one implementation's API and to inputs already in place, so that only
+ * the call itself is timed.
+ *
+ * @typedef {object} Bound
+ * @property {() => unknown} call
+ * @property {() => void} free releases what {@link Workload.bind} allocated
+ */
+
+/**
+ * @typedef {object} Workload
+ * @property {string} id unique across modes: `find-all-memory.mjs` takes it on its command line
+ * @property {string} operation
+ * @property {string} size
+ * @property {number} items what the throughput is counted in
+ * @property {string} unit
+ * @property {boolean} throws the call is expected to throw a `RangeError`
+ * @property {() => unknown} prepare generates the inputs, once for both implementations
+ * @property {(api: Api, inputs: any) => Bound} bind
+ * @property {FindAllCase} [findAll] present for findAll workloads, whose memory is measured
+ */
+
+/**
+ * @typedef {object} FindAllCase
+ * @property {() => BigUint64Array} fingerprints
+ * @property {import('../dist/esm/index.js').FindAllOptions} options
+ */
+
+/** @param {number} x @param {number} k */
+const rotl = (x, k) => (x << k) | (x >>> (32 - k));
+
+/**
+ * xoshiro128** seeded through splitmix32: 32-bit integer arithmetic only, because generating
+ * millions of values through BigInt would dominate the setup time.
+ *
+ * @param {number} seed
+ * @returns {Rng}
+ */
+function createRng(seed) {
+  let x = seed >>> 0;
+  const splitmix = () => {
+    x = (x + 0x9e3779b9) >>> 0;
+    let z = Math.imul(x ^ (x >>> 16), 0x85ebca6b);
+    z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35);
+    return (z ^ (z >>> 16)) >>> 0;
+  };
+  let a = splitmix();
+  let b = splitmix();
+  let c = splitmix();
+  let d = splitmix();
+  const u32 = () => {
+    const result = Math.imul(rotl(Math.imul(b, 5), 7), 9) >>> 0;
+    const t = b << 9;
+    c ^= a;
+    d ^= b;
+    b ^= c;
+    a ^= d;
+    c ^= t;
+    d = rotl(d, 11);
+    return result;
+  };
+  return { u32, below: (n) => Math.floor((u32() / 2 ** 32) * n), float: () => u32() / 2 ** 32 };
+}
+
+/** @param {Rng} rng @param {number} n */
+function randomU64(rng, n) {
+  const out = new BigUint64Array(n);
+  const words = new Uint32Array(out.buffer);
+  for (let i = 0; i < words.length; i++) words[i] = rng.u32();
+  return out;
+}
+
+/**
+ * Flips bit `bit` of `values[index]` through its 32-bit halves, to stay clear of BigInt (on a
+ * big-endian host the bit numbering differs, the distances do not).
+ *
+ * @param {BigUint64Array} values @param {number} index @param {number} bit
+ */
+function flipBit(values, index, bit) {
+  const words = new Uint32Array(values.buffer, values.byteOffset, values.length * 2);
+  words[2 * index + (bit >>> 5)] ^= 1 << (bit & 31);
+}
+
+/** @param {Rng} rng @param {BigUint64Array} values @param {number} index @param {number} count */
+function flipDistinctBits(rng, values, index, count) {
+  const flipped = new Set();
+  while (flipped.size < count) {
+    const bit = rng.below(64);
+    if (flipped.has(bit)) continue;
+    flipped.add(bit);
+    flipBit(values, index, bit);
+  }
+}
+
+/** Fisher–Yates, so that near-duplicates are not adjacent in the input. @param {Rng} rng @param {BigUint64Array} values */
+function shuffle(rng, values) {
+  for (let i = values.length - 1; i > 0; i--) {
+    const j = rng.below(i + 1);
+    const t = values[i];
+    values[i] = values[j];
+    values[j] = t;
+  }
+  return values;
+}
+
+/**
+ * `bases` random fingerprints, each present `copies` times with 0..3 random bits flipped: the
+ * shape of a corpus with many small clusters.
+ *
+ * @param {number} seed @param {number} bases @param {number} copies
+ */
+function clusteredFingerprints(seed, bases, copies) {
+  const rng = createRng(seed);
+  const base = randomU64(rng, bases);
+  const out = new BigUint64Array(bases * copies);
+  for (let b = 0; b < bases; b++) {
+    for (let c = 0; c < copies; c++) {
+      const k = b * copies + c;
+      out[k] = base[b];
+      flipDistinctBits(rng, out, k, rng.below(4));
+    }
+  }
+  return shuffle(rng, out);
+}
+
+/**
+ * `randomCount` random fingerprints plus `familySize` copies of one base with at most one bit
+ * flipped each, so every two members differ in at most 2 bits: the family alone yields
+ * `familySize (familySize - 1) / 2` pairs at distance 3.
+ *
+ * @param {number} seed @param {number} randomCount @param {number} familySize
+ */
+function familyFingerprints(seed, randomCount, familySize) {
+  const rng = createRng(seed);
+  const out = new BigUint64Array(randomCount + familySize);
+  out.set(randomU64(rng, randomCount));
+  const base = randomU64(rng, 1)[0];
+  for (let k = randomCount; k < out.length; k++) {
+    out[k] = base;
+    // 65 outcomes: one of the 64 bits, or none.
+    const bit = rng.below(65);
+    if (bit < 64) flipBit(out, k, bit);
+  }
+  return shuffle(rng, out);
+}
+
+/** Offsets of `docs` documents of `perDoc` hashes each. @param {number} docs @param {number} perDoc */
+function uniformOffsets(docs, perDoc) {
+  const offsets = new Uint32Array(docs + 1);
+  for (let d = 0; d <= docs; d++) offsets[d] = d * perDoc;
+  return offsets;
+}
+
+/** @param {number} n */
+function si(n) {
+  if (n >= 1e6 && n % 1e4 === 0) return `${n / 1e6}M`;
+  if (n >= 1e3 && n % 10 === 0) return `${n / 1e3}k`;
+  return String(n);
+}
+
+/** A HashArray of the given implementation holding a copy of `values`. @param {Api} api @param {BigUint64Array} values */
+function hashArrayOf(api, values) {
+  const array = api.allocHashArray(values.length);
+  array.view.set(values);
+  return array;
+}
+
+const noop = () => {};
+
+/**
+ * @param {string} id @param {string} operation @param {string} size @param {number} items
+ * @param {string} unit @param {Workload['prepare']} prepare @param {Workload['bind']} bind
+ * @returns {Workload}
+ */
+function workload(id, operation, size, items, unit, prepare, bind) {
+  return { id, operation, size, items, unit, throws: false, prepare, bind };
+}
+
+/**
+ * findAll is always given a HashArray, as a caller searching a large set would: the WebAssembly
+ * entry then reads the fingerprints in place instead of copying them in on every call.
+ *
+ * @param {string} id @param {string} operation @param {string} size @param {number} items
+ * @param {FindAllCase} findAll @param {boolean} [throws]
+ * @returns {Workload}
+ */
+function findAllWorkload(id, operation, size, items, findAll, throws = false) {
+  return {
+    id,
+    operation,
+    size,
+    items,
+    unit: 'fp',
+    throws,
+    findAll,
+    prepare: findAll.fingerprints,
+    bind(api, /** @type {BigUint64Array} */ fingerprints) {
+      const array = hashArrayOf(api, fingerprints);
+      return { call: () => api.findAll(array, findAll.options), free: () => array.free() };
+    },
+  };
+}
+
+const SIZES = {
+  full: { hashes: 1_000_000, docs: 100_000, findAll: [100_000, 1_000_000], clusterBases: 100_000, familyRandom: 1_000_000, family: 40_000 },
+  // A family of 10k still exceeds the default maxPairs (49,995,000 > 2^25 pairs).
+  quick: { hashes: 100_000, docs: 10_000, findAll: [10_000, 100_000], clusterBases: 10_000, familyRandom: 100_000, family: 10_000 },
+};
+const HASHES_PER_DOC = 50;
+const DISTANCE = 3;
+const CLUSTER_COPIES = 10;
+
+/**
+ * The workloads of one mode, in report order.
+ *
+ * @param {Mode} mode
+ * @returns {Workload[]}
+ */
+export function workloads(mode) {
+  const s = SIZES[mode];
+  const docHashes = s.docs * HASHES_PER_DOC;
+  const docSize = `${si(s.docs)} docs × ${HASHES_PER_DOC}`;
+  const hashes = () => randomU64(createRng(1), s.hashes);
+  const weighted = () => {
+    const rng = createRng(2);
+    const values = randomU64(rng, s.hashes);
+    return { values, weights: Float64Array.from({ length: s.hashes }, () => rng.float()) };
+  };
+  const docs = () => ({ values: randomU64(createRng(3), docHashes), offsets: uniformOffsets(s.docs, HASHES_PER_DOC) });
+  const weightedDocs = () => {
+    const rng = createRng(4);
+    const values = randomU64(rng, docHashes);
+    const weights = Float64Array.from({ length: docHashes }, () => rng.float());
+    return { values, weights, offsets: uniformOffsets(s.docs, HASHES_PER_DOC) };
+  };
+
+  /** @type {Workload[]} */
+  const list = [
+    workload(`compute-${si(s.hashes)}`, 'compute', `${si(s.hashes)} hashes`, s.hashes, 'hash', hashes, (api, values) => ({
+      call: () => api.compute(values),
+      free: noop,
+    })),
+    workload(`compute-zero-copy-${si(s.hashes)}`, 'compute (HashArray)', `${si(s.hashes)} hashes`, s.hashes, 'hash', hashes, (api, values) => {
+      const array = hashArrayOf(api, values);
+      return { call: () => api.compute(array), free: () => array.free() };
+    }),
+    workload(`compute-many-${si(s.docs)}`, 'computeMany', docSize, docHashes, 'hash', docs, (api, { values, offsets }) => ({
+      call: () => api.computeMany(values, offsets),
+      free: noop,
+    })),
+    workload(`compute-many-zero-copy-${si(s.docs)}`, 'computeMany (HashArray)', docSize, docHashes, 'hash', docs, (api, { values, offsets }) => {
+      const array = hashArrayOf(api, values);
+      return { call: () => api.computeMany(array, offsets), free: () => array.free() };
+    }),
+    workload(`compute-weighted-${si(s.hashes)}`, 'computeWeighted', `${si(s.hashes)} hashes`, s.hashes, 'hash', weighted, (api, { values, weights }) => ({
+      call: () => api.computeWeighted(values, weights),
+      free: noop,
+    })),
+    workload(`compute-many-weighted-${si(s.docs)}`, 'computeManyWeighted', docSize, docHashes, 'hash', weightedDocs, (api, { values, weights, offsets }) => ({
+      call: () => api.computeManyWeighted(values, weights, offsets),
+      free: noop,
+    })),
+    workload(`hamming-${si(s.hashes)}`, 'hammingDistances', `1 query × ${si(s.hashes)} fp`, s.hashes, 'fp', () => {
+      const rng = createRng(5);
+      return { query: randomU64(rng, 1)[0], values: randomU64(rng, s.hashes) };
+    }, (api, { query, values }) => ({ call: () => api.hammingDistances(query, values), free: noop })),
+  ];
+
+  for (const n of s.findAll) {
+    for (const blocks of [4, 5, 6, undefined]) {
+      const options = blocks === undefined ? { distance: DISTANCE } : { distance: DISTANCE, blocks };
+      list.push(findAllWorkload(`find-all-random-${si(n)}-${blocks ?? 'auto'}`, `findAll d=${DISTANCE} random, blocks ${blocks ?? 'auto'}`, `${si(n)} fp`, n, {
+        fingerprints: () => randomU64(createRng(6), n),
+        options,
+      }));
+    }
+  }
+  const clustered = s.clusterBases * CLUSTER_COPIES;
+  list.push(findAllWorkload(`find-all-clustered-${si(clustered)}`, `findAll d=${DISTANCE} clustered, blocks auto`, `${si(s.clusterBases)} × ${CLUSTER_COPIES} fp`, clustered, {
+    fingerprints: () => clusteredFingerprints(7, s.clusterBases, CLUSTER_COPIES),
+    options: { distance: DISTANCE },
+  }));
+  list.push(findAllWorkload(`find-all-family-${si(s.familyRandom)}`, `findAll d=${DISTANCE} family → RangeError`, `${si(s.familyRandom)} + ${si(s.family)} family fp`, s.familyRandom + s.family, {
+    fingerprints: () => familyFingerprints(8, s.familyRandom, s.family),
+    options: { distance: DISTANCE },
+  }, true));
+  return list;
+}
+
+/**
+ * The findAll workload named `id`, in either mode.
+ *
+ * @param {string} id
+ */
+export function findAllWorkloadById(id) {
+  const found = [...workloads('full'), ...workloads('quick')].find((w) => w.id === id && w.findAll);
+  if (!found) throw new Error(`no findAll workload named ${JSON.stringify(id)}`);
+  return found;
+}
