@@ -1,0 +1,50 @@
+import type { HashArray } from '../types.js';
+import { MAX_ELEMENTS, describe } from '../validate.js';
+
+/** A `HashArray` over an ordinary `BigUint64Array`: the garbage collector owns the memory. */
+class PureHashArray implements HashArray {
+  readonly length: number;
+  #values: BigUint64Array | null;
+
+  constructor(length: number) {
+    this.length = length;
+    this.#values = new BigUint64Array(length);
+  }
+
+  get view(): BigUint64Array {
+    if (this.#values === null) throw new TypeError('HashArray has been freed');
+    return this.#values;
+  }
+
+  get freed(): boolean {
+    return this.#values === null;
+  }
+
+  free(): void {
+    // Dropping the reference is the whole release; it also makes later use fail loudly, as it
+    // must on the WebAssembly entry, so code tested here is right there.
+    this.#values = null;
+  }
+
+  [Symbol.dispose](): void {
+    this.free();
+  }
+}
+
+/**
+ * A zero-filled {@link HashArray} of `length` elements. In the pure entry it wraps a new
+ * `BigUint64Array`; `free()` only marks it freed, after which reading `view` throws.
+ *
+ * @throws {TypeError} unless `length` is a number.
+ * @throws {RangeError} unless `length` is an integer in `0..2^32-1`.
+ */
+export function allocHashArray(length: number): HashArray {
+  const checked: unknown = length;
+  if (typeof checked !== 'number') {
+    throw new TypeError(`length must be a number, got ${describe(checked)}`);
+  }
+  if (!Number.isInteger(checked) || checked < 0 || checked > MAX_ELEMENTS) {
+    throw new RangeError(`length must be an integer in 0..${MAX_ELEMENTS}, got ${checked}`);
+  }
+  return new PureHashArray(checked);
+}

@@ -1,0 +1,41 @@
+/**
+ * `simhash-wasm/pure`: the library's API in plain TypeScript, with the same signatures, the
+ * same errors and bit-identical results as the WebAssembly entry. It needs no initialisation and
+ * no WebAssembly, and serves as the fallback, the oracle in tests and the benchmark baseline.
+ */
+
+// Type-only: `init` and `initSync` take exactly the WebAssembly entry's parameter types, so
+// either entry can stand in for the other, and none of the loader is pulled in.
+import type { InitSource, InitSyncSource } from '../loader.js';
+
+export type {
+  BitRange,
+  FindAllOptions,
+  HashArray,
+  PairResult,
+  PermutationLayout,
+  PermutedTableLayout,
+  U64Input,
+  WeightInput,
+} from '../types.js';
+export type { InitSource, InitSyncSource } from '../loader.js';
+export { permutationLayout, permute } from '../layout.js';
+export { compute, computeMany, computeManyWeighted, computeWeighted } from './compute.js';
+export { findAll } from './find-all.js';
+export { hammingDistances, numDifferingBits } from './hamming.js';
+export { allocHashArray } from './hash-array.js';
+
+/**
+ * Does nothing and resolves: the pure entry has nothing to load. It exists so that code written
+ * for the WebAssembly entry (`await init()`, then synchronous calls) runs unchanged on this one.
+ *
+ * @param source Ignored; the WebAssembly entry loads its module from here.
+ */
+export async function init(source?: InitSource): Promise<void> {}
+
+/**
+ * Does nothing: the synchronous counterpart of {@link init}.
+ *
+ * @param source Ignored; the WebAssembly entry compiles its module from here.
+ */
+export function initSync(source?: InitSyncSource): void {}
