@@ -55,7 +55,7 @@ function buildWasm() {
   console.error(`simhash-wasm: building with ${toolchain.name}: ${toolchain.version}`);
   // The MVP feature set plus the few post-MVP features every engine we support has, named
   // explicitly: newer rustc enables more by default, and wasm-opt must be told the same set.
-  const features = ['+bulk-memory', '+mutable-globals', '+nontrapping-fptoint'];
+  const features = ['+simd128', '+bulk-memory', '+mutable-globals', '+nontrapping-fptoint'];
   const env = {
     ...toolchain.env,
     RUSTFLAGS: `-C target-cpu=mvp -C target-feature=${features.join(',')}`,
@@ -67,7 +67,7 @@ function buildWasm() {
   mkdirSync(dist, { recursive: true });
   step('wasm-opt', bin('wasm-opt'), [
     '-O3', '--strip-debug', '--strip-producers',
-    '--enable-bulk-memory', '--enable-mutable-globals', '--enable-nontrapping-float-to-int',
+    '--enable-simd', '--enable-bulk-memory', '--enable-mutable-globals', '--enable-nontrapping-float-to-int',
     built, '-o', wasmOut,
   ]);
 }

@@ -2,7 +2,7 @@
 
 use crate::hamming::bits_differ;
 use crate::layout::{Layout, PermutedTable};
-use crate::radix::sort_by_bits;
+use crate::radix::{sort_by_bits, RadixSort};
 use crate::Error;
 
 /// Pairs of positions as parallel arrays, sorted by `(left, right)`, `left[k] < right[k]`.
@@ -77,36 +77,51 @@ fn tables(fingerprints: &[u64], layout: &Layout, sink: &mut PairSink) -> Result<
     let mut scratch = zeroed(n)?;
     let mut run = Vec::new();
     for table in layout.tables() {
-        // The position rides in the low bits of the key; the prefix keeps the top bits it can
-        // (all of it unless the prefix is wider than 64 - position_bits, in which case runs may
-        // hold fingerprints that differ further down, and `first_to_collide` rejects them).
-        let prefix_bits = table.prefix_bits.min(64 - position_bits);
-        let prefix_mask = !(u64::MAX >> prefix_bits);
+        // A key is the table's prefix on top and the position below. Only the top `sorted_bits`
+        // of the prefix are sorted on: enough that runs of equal sorted bits hold few
+        // fingerprints that differ further down the prefix (about n / 8 extra candidates for
+        // uniform data, each rejected by `first_to_collide`); sorting the rest would cost more
+        // passes than it saves. They also leave room for the position.
+        let sorted_bits = table
+            .prefix_bits
+            .min(64 - position_bits)
+            .min(n_bits(n) + EXTRA_SORTED_BITS);
+        let run_mask = !(u64::MAX >> sorted_bits);
+        let mut sort = RadixSort::new(64 - sorted_bits, sorted_bits)?;
         for (i, (key, &fingerprint)) in keys.iter_mut().zip(fingerprints).enumerate() {
-            *key = (table.prefix(fingerprint) & prefix_mask) | i as u64;
+            *key = (table.prefix(fingerprint) & run_mask) | i as u64;
+            sort.count(*key);
         }
-        sort_by_bits(&mut keys, &mut scratch, 64 - prefix_bits, prefix_bits)?;
-        scan_runs(&keys, prefix_mask, fingerprints, table, layout.distance(), &mut run, sink)?;
+        sort.sort(&mut keys, &mut scratch)?;
+        scan_runs(&keys, run_mask, fingerprints, table, layout.distance(), &mut run, sink)?;
     }
     Ok(())
 }
 
-/// Checks every pair inside each run of keys with equal prefix.
+/// Sorted prefix bits beyond log2(n): each one halves the expected spurious candidates.
+const EXTRA_SORTED_BITS: u32 = 2;
+
+/// Bits needed to count to `n`: `ceil(log2(n))` for n >= 2.
+fn n_bits(n: usize) -> u32 {
+    64 - (n as u64 - 1).leading_zeros()
+}
+
+/// Checks every pair inside each run of keys with equal sorted bits.
 fn scan_runs(
     keys: &[u64],
-    prefix_mask: u64,
+    run_mask: u64,
     fingerprints: &[u64],
     table: &PermutedTable,
     distance: u32,
     run: &mut Vec<(u64, u64)>,
     sink: &mut PairSink,
 ) -> Result<(), Error> {
-    let position_mask = !prefix_mask;
+    let position_mask = !run_mask;
     let mut start = 0;
     while start < keys.len() {
-        let head = keys[start] & prefix_mask;
+        let head = keys[start] & run_mask;
         let mut end = start + 1;
-        while end < keys.len() && keys[end] & prefix_mask == head {
+        while end < keys.len() && keys[end] & run_mask == head {
             end += 1;
         }
         if end - start > 1 {
@@ -186,6 +201,7 @@ fn zeroed(len: usize) -> Result<Vec<u64>, Error> {
     v.resize(len, 0);
     Ok(v)
 }
+
 
 #[cfg(test)]
 mod tests {

@@ -65,8 +65,9 @@ impl PermutedTable {
         self.placements[..self.leading].iter().fold(0, |acc, p| acc | p.apply(value))
     }
 
-    /// Whether `a` and `b` agree on every leading block of this table and on no leading set of
-    /// an earlier table: so that each pair is reported by exactly one table.
+    /// Whether two fingerprints whose xor is `difference` agree on every leading block of this
+    /// table and on no leading set of an earlier table: so that each pair is reported by
+    /// exactly one table.
     #[inline]
     pub fn first_to_collide(&self, difference: u64) -> bool {
         difference & self.leading_mask == 0 && self.skipped_masks.iter().all(|&m| difference & m != 0)
@@ -131,10 +132,11 @@ impl Layout {
             width_mask(width) << low
         };
         let last = *leading.last().unwrap_or(&0);
+        let skipped: Vec<u8> = (0..last).filter(|b| !leading.contains(b)).collect();
         PermutedTable {
             prefix_bits: leading.iter().map(|&b| ranges[b as usize].1).sum(),
             leading_mask: leading.iter().fold(0, |acc, &b| acc | block_mask(b)),
-            skipped_masks: (0..last).filter(|b| !leading.contains(b)).map(block_mask).collect(),
+            skipped_masks: skipped.iter().map(|&b| block_mask(b)).collect(),
             order,
             placements,
             leading: leading.len(),
@@ -254,6 +256,7 @@ mod tests {
                 }
                 let firsts = layout.tables().iter().filter(|t| t.first_to_collide(a ^ b)).count();
                 assert_eq!(firsts, 1, "blocks {} distance {}", blocks, distance);
+
             }
         }
     }
