@@ -132,11 +132,10 @@ impl Layout {
             width_mask(width) << low
         };
         let last = *leading.last().unwrap_or(&0);
-        let skipped: Vec<u8> = (0..last).filter(|b| !leading.contains(b)).collect();
         PermutedTable {
             prefix_bits: leading.iter().map(|&b| ranges[b as usize].1).sum(),
             leading_mask: leading.iter().fold(0, |acc, &b| acc | block_mask(b)),
-            skipped_masks: skipped.iter().map(|&b| block_mask(b)).collect(),
+            skipped_masks: (0..last).filter(|b| !leading.contains(b)).map(block_mask).collect(),
             order,
             placements,
             leading: leading.len(),
@@ -256,7 +255,6 @@ mod tests {
                 }
                 let firsts = layout.tables().iter().filter(|t| t.first_to_collide(a ^ b)).count();
                 assert_eq!(firsts, 1, "blocks {} distance {}", blocks, distance);
-
             }
         }
     }
