@@ -12,7 +12,7 @@ class PureHashArray implements HashArray {
   }
 
   get view(): BigUint64Array {
-    if (this.#values === null) throw new TypeError('HashArray has been freed');
+    if (this.#values === null) throw new TypeError('this HashArray has been freed');
     return this.#values;
   }
 
