@@ -32,7 +32,7 @@ function candidates() {
   }
   // Under rustup, `rustc` on PATH is a proxy for the default toolchain; `cargo` goes with it.
   list.push({ name: 'rustc on PATH', cargo: 'cargo', rustc: 'rustc' });
-  list.push({ name: "Debian's rustc", cargo: '/usr/bin/cargo', rustc: '/usr/bin/rustc', debian: true });
+  list.push({ name: "Debian's rustc", cargo: '/usr/bin/cargo', rustc: '/usr/bin/rustc', rustdoc: '/usr/bin/rustdoc', debian: true });
   return list;
 }
 
@@ -76,6 +76,8 @@ export function resolveToolchain() {
     process.exit(1);
   }
   const env = { ...process.env, RUSTC: toolchain.rustc, CARGO: toolchain.cargo };
+  // Doc tests must be compiled by the rustdoc of the same toolchain as the crates they use.
+  if (toolchain.rustdoc !== undefined && existsSync(toolchain.rustdoc)) env.RUSTDOC = toolchain.rustdoc;
   const config = [];
   if (toolchain.debian && existsSync(DEBIAN_REGISTRY)) {
     config.push(

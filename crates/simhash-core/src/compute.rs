@@ -13,25 +13,14 @@ use crate::Error;
 /// (plane `j` holds bit `j` of all 64 counters), fed by a carry-save adder tree that folds 16
 /// hashes into one carry word, and compared against `len / 2` without ever being unpacked.
 pub fn compute(hashes: &[u64]) -> u64 {
-    let mut counter = SlicedCounter::new();
+    let mut counter = SlicedCounter::default();
     let mut chunks = hashes.chunks_exact(16);
     for chunk in &mut chunks {
         let mut block = [0u64; 16];
         block.copy_from_slice(chunk);
         counter.add16(&block);
     }
-    let rest = chunks.remainder();
-    if rest.len() < PAD_THRESHOLD {
-        for &hash in rest {
-            counter.add1(hash);
-        }
-    } else {
-        // Zero hashes add nothing to the set-bit counts, so padding is free; `len` below is
-        // the real count.
-        let mut block = [0u64; 16];
-        block[..rest.len()].copy_from_slice(rest);
-        counter.add16(&block);
-    }
+    counter.add_tail(chunks.remainder());
     counter.majority(hashes.len() as u64)
 }
 
@@ -183,12 +172,52 @@ fn for_each_document(
     Ok(())
 }
 
+/// [`compute`] over hashes that arrive one at a time, without keeping them: push each, then
+/// [`Fold::finish`]. `Fold::default()` starts empty.
+#[derive(Default)]
+pub struct Fold {
+    counter: SlicedCounter,
+    pending: [u64; 16],
+    filled: usize,
+    total: u64,
+}
+
+impl Fold {
+    /// Adds one hash.
+    #[inline]
+    pub fn push(&mut self, hash: u64) {
+        self.pending[self.filled] = hash;
+        self.filled += 1;
+        self.total += 1;
+        if self.filled == 16 {
+            self.counter.add16(&self.pending);
+            self.filled = 0;
+        }
+    }
+
+    /// The fingerprint of every hash pushed so far (the same as [`compute`] of them); the fold
+    /// starts over empty.
+    pub fn finish(&mut self) -> u64 {
+        let pending = self.pending;
+        self.counter.add_tail(&pending[..self.filled]);
+        let fingerprint = self.counter.majority(self.total);
+        *self = Fold::default();
+        fingerprint
+    }
+}
+
 /// 64 counters, bit-sliced: `planes[j]` holds bit `j` of every counter.
 ///
 /// 36 planes count to 2^36 - 1, beyond any slice length a 32-bit address space can hold and
 /// enough for 2^36 hashes on 64-bit hosts.
 struct SlicedCounter {
     planes: [u64; 36],
+}
+
+impl Default for SlicedCounter {
+    fn default() -> Self {
+        SlicedCounter { planes: [0; 36] }
+    }
 }
 
 /// Carry-save adder: the sum of three words per bit, as (carry, sum).
@@ -199,10 +228,6 @@ fn csa(a: u64, b: u64, c: u64) -> (u64, u64) {
 }
 
 impl SlicedCounter {
-    fn new() -> Self {
-        SlicedCounter { planes: [0; 36] }
-    }
-
     /// Adds `carry` to the counters at plane `from` and up, rippling until it dies out (after a
     /// few planes: a carry survives a plane only in lanes where that plane was already set).
     #[inline(always)]
@@ -220,6 +245,21 @@ impl SlicedCounter {
     #[inline(always)]
     fn add1(&mut self, hash: u64) {
         self.ripple(0, hash);
+    }
+
+    /// Adds fewer than 16 hashes.
+    fn add_tail(&mut self, rest: &[u64]) {
+        if rest.len() < PAD_THRESHOLD {
+            for &hash in rest {
+                self.add1(hash);
+            }
+        } else {
+            // Zero hashes add nothing to the set-bit counts, so padding is free; the caller
+            // passes the real count to `majority`.
+            let mut block = [0u64; 16];
+            block[..rest.len()].copy_from_slice(rest);
+            self.add16(&block);
+        }
     }
 
     #[inline(always)]
@@ -300,6 +340,19 @@ mod tests {
                 let hashes: Vec<u64> = (0..len).map(|_| rng.next() & rng.next() | rng.next() & 0xF0F0).collect();
                 assert_eq!(compute(&hashes), naive(&hashes), "len {}", len);
             }
+        }
+    }
+
+    #[test]
+    fn fold_matches_compute() {
+        let mut rng = Rng::new(21);
+        let mut fold = Fold::default();
+        for len in [0usize, 1, 5, 6, 15, 16, 17, 100, 1000] {
+            let hashes: Vec<u64> = (0..len).map(|_| rng.next() & rng.next()).collect();
+            for &h in &hashes {
+                fold.push(h);
+            }
+            assert_eq!(fold.finish(), compute(&hashes), "len {}", len);
         }
     }
 

@@ -23,6 +23,8 @@ pub enum Error {
     TooManyPairs { max_pairs: u64 },
     /// An allocation failed.
     OutOfMemory,
+    /// A shingle size outside `1..=64`.
+    InvalidShingleSize { size: u32 },
 }
 
 impl fmt::Display for Error {
@@ -47,6 +49,7 @@ impl fmt::Display for Error {
             Error::TooManyElements => f.write_str("more than 2^32 - 1 elements"),
             Error::TooManyPairs { max_pairs } => write!(f, "more than {} pairs", max_pairs),
             Error::OutOfMemory => f.write_str("out of memory"),
+            Error::InvalidShingleSize { size } => write!(f, "shingle size must be in 1..=64, got {}", size),
         }
     }
 }

@@ -12,10 +12,11 @@ mod find_all;
 mod hamming;
 mod layout;
 mod radix;
+pub mod text;
 #[cfg(test)]
 mod test_rng;
 
-pub use compute::{compute, compute_many, compute_many_weighted, compute_weighted};
+pub use compute::{compute, compute_many, compute_many_weighted, compute_weighted, Fold};
 pub use error::Error;
 pub use find_all::{find_all, Pairs, Strategy};
 pub use hamming::{bits_differ, hamming_distances};

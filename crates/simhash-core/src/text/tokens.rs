@@ -1,0 +1,149 @@
+//! Splitting UTF-8 text into tokens (specification v1, steps 3 and 4).
+
+use super::classes::{MARK, RANGES, SEPARATOR, WORD};
+#[cfg(test)]
+use super::classes::UNSEGMENTED;
+
+/// The class of a code point: [`WORD`], [`UNSEGMENTED`], [`MARK`] or [`SEPARATOR`].
+pub fn class_of(code_point: u32) -> u8 {
+    if code_point < 0x80 {
+        return ASCII[code_point as usize];
+    }
+    match RANGES.binary_search_by(|&(first, last, _)| {
+        if last < code_point {
+            core::cmp::Ordering::Less
+        } else if first > code_point {
+            core::cmp::Ordering::Greater
+        } else {
+            core::cmp::Ordering::Equal
+        }
+    }) {
+        Ok(index) => RANGES[index].2,
+        Err(_) => SEPARATOR,
+    }
+}
+
+/// ASCII letters and digits are words; the rest of ASCII separates.
+static ASCII: [u8; 128] = {
+    let mut table = [SEPARATOR; 128];
+    let mut c = 0;
+    while c < 128 {
+        let b = c as u8;
+        if b.is_ascii_alphanumeric() {
+            table[c] = WORD;
+        }
+        c += 1;
+    }
+    table
+};
+
+/// Decodes the code point starting at `bytes[i]`: `(code point, length)`. A byte that does not
+/// start a well-formed sequence decodes as U+FFFD of length 1 (a separator), so malformed input
+/// is never an error; `TextEncoder` output is always well-formed.
+#[inline]
+pub fn decode(bytes: &[u8], i: usize) -> (u32, usize) {
+    let b0 = bytes[i];
+    if b0 < 0x80 {
+        return (u32::from(b0), 1);
+    }
+    let continuation = |k: usize| bytes.get(i + k).copied().filter(|&b| b & 0xC0 == 0x80).map(|b| u32::from(b & 0x3F));
+    let (length, initial, minimum) = match b0 {
+        0xC2..=0xDF => (2, u32::from(b0 & 0x1F), 0x80),
+        0xE0..=0xEF => (3, u32::from(b0 & 0x0F), 0x800),
+        0xF0..=0xF4 => (4, u32::from(b0 & 0x07), 0x1_0000),
+        _ => return (0xFFFD, 1),
+    };
+    let mut code_point = initial;
+    for k in 1..length {
+        match continuation(k) {
+            Some(bits) => code_point = code_point << 6 | bits,
+            None => return (0xFFFD, 1),
+        }
+    }
+    if code_point < minimum || code_point > 0x10_FFFF || (0xD800..=0xDFFF).contains(&code_point) {
+        return (0xFFFD, 1);
+    }
+    (code_point, length)
+}
+
+/// Calls `token(start, end)` with the byte range of every token of `text`, in order.
+///
+/// A token is a maximal run of word code points, or one unsegmented code point; marks right
+/// after a token's last code point extend it, other marks separate.
+pub fn for_each_token(text: &[u8], mut token: impl FnMut(usize, usize)) {
+    // `open` is the kind of the token being built (WORD or UNSEGMENTED), or SEPARATOR.
+    let mut open = SEPARATOR;
+    let mut start = 0;
+    let mut i = 0;
+    while i < text.len() {
+        let (code_point, length) = decode(text, i);
+        let class = class_of(code_point);
+        let joins = match class {
+            WORD => open == WORD,
+            MARK => open != SEPARATOR,
+            _ => false,
+        };
+        if !joins {
+            if open != SEPARATOR {
+                token(start, i);
+            }
+            open = if class == MARK { SEPARATOR } else { class };
+            start = i;
+        }
+        i += length;
+    }
+    if open != SEPARATOR {
+        token(start, text.len());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tokens(text: &str) -> Vec<&str> {
+        let mut out = Vec::new();
+        for_each_token(text.as_bytes(), |a, b| out.push(&text[a..b]));
+        out
+    }
+
+    #[test]
+    fn splits_words_and_unsegmented_scripts() {
+        assert_eq!(tokens("hello, wörld"), ["hello", "wörld"]);
+        assert_eq!(tokens("中文字"), ["中", "文", "字"]);
+        assert_eq!(tokens("コーヒー"), ["コ", "ー", "ヒ", "ー"]);
+        assert_eq!(tokens("ภาษาไทย"), ["ภ", "า", "ษ", "า", "ไ", "ท", "ย"]);
+        assert_eq!(tokens("  --  "), Vec::<&str>::new());
+        assert_eq!(tokens(""), Vec::<&str>::new());
+        assert_eq!(tokens("abc中def"), ["abc", "中", "def"]);
+        assert_eq!(tokens("x1_y2"), ["x1", "y2"]);
+    }
+
+    #[test]
+    fn marks_attach_to_the_token_before_them() {
+        // e + combining acute, then a lone combining mark after a space.
+        assert_eq!(tokens("e\u{301}t\u{e9} \u{301}x"), ["e\u{301}t\u{e9}", "x"]);
+        // Thai consonant with a vowel sign (a mark) stays one token.
+        assert_eq!(tokens("กิน"), ["กิ", "น"]);
+    }
+
+    #[test]
+    fn malformed_bytes_separate() {
+        let mut out = Vec::new();
+        for_each_token(b"ab\xFFcd\xE4\xB8", |a, b| out.push((a, b)));
+        assert_eq!(out, [(0, 2), (3, 5)]);
+        assert_eq!(decode(b"\xED\xA0\x80", 0), (0xFFFD, 1)); // surrogate
+        assert_eq!(decode(b"\xC0\x80", 0), (0xFFFD, 1)); // overlong
+        assert_eq!(decode("é".as_bytes(), 0), (0xE9, 2));
+        assert_eq!(decode("😀".as_bytes(), 0), (0x1F600, 4));
+    }
+
+    #[test]
+    fn classes() {
+        assert_eq!(class_of(u32::from('a')), WORD);
+        assert_eq!(class_of(0x4E2D), UNSEGMENTED);
+        assert_eq!(class_of(0x301), MARK);
+        assert_eq!(class_of(0x1F600), SEPARATOR);
+        assert_eq!(class_of(0x10_FFFF), SEPARATOR);
+    }
+}
