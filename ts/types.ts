@@ -105,3 +105,22 @@ export interface PermutationLayout {
   /** `C(blocks, distance)` tables, in the order the search visits them. */
   readonly tables: readonly PermutedTableLayout[];
 }
+
+/**
+ * Options of the text functions (`fingerprint`, `fingerprintMany`, `features`); see the README's
+ * "Text fingerprints: specification v1" for exactly what each does.
+ */
+export interface TextOptions {
+  /** `'word'`: shingles of tokens; `'char'`: shingles of characters. Default `'word'`. */
+  unit?: 'word' | 'char';
+  /** Units per shingle, an integer in `1..=64`. Default 3 for `'word'`, 4 for `'char'`. */
+  size?: number;
+  /** `'tf'`: every shingle occurrence counts; `'binary'`: each distinct one once. Default `'tf'`. */
+  weighting?: 'tf' | 'binary';
+  /** Apply Unicode NFKC normalisation first. Default `true`. */
+  normalize?: boolean;
+  /** Lower-case (Unicode default case mapping, no locale) after normalising. Default `true`. */
+  lowercase?: boolean;
+  /** The xxh3 seed, a bigint in `0..2^64-1`. Default `0n`. */
+  seed?: bigint;
+}
