@@ -13,6 +13,8 @@ export { compute, computeWeighted, computeMany, computeManyWeighted } from './co
 export { numDifferingBits, hammingDistances } from './distance.js';
 export { findAll } from './find-all.js';
 export { permutationLayout, permute } from './layout.js';
+export { fingerprint, fingerprintMany, features } from './text.js';
+export { TEXT_FINGERPRINT_VERSION } from './text-options.js';
 export type {
   BitRange,
   FindAllOptions,
@@ -20,6 +22,7 @@ export type {
   PairResult,
   PermutationLayout,
   PermutedTableLayout,
+  TextOptions,
   U64Input,
   WeightInput,
 } from './types.js';

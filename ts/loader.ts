@@ -28,6 +28,19 @@ export interface WasmExports {
   sh_hamming_distances(query: bigint, fingerprints: number, len: number, out: number): number;
   sh_find_all(fingerprints: number, len: number, distance: number, blocks: number, maxPairs: number, result: number): number;
   sh_pairs_free(result: number): void;
+  sh_text_fingerprint_many(
+    texts: number,
+    len: number,
+    offsets: number,
+    offsetsLen: number,
+    unit: number,
+    size: number,
+    weighting: number,
+    seed: bigint,
+    out: number,
+  ): number;
+  sh_text_features(text: number, len: number, unit: number, size: number, weighting: number, seed: bigint, result: number): number;
+  sh_u64s_free(ptr: number, count: number): void;
 }
 
 /**

@@ -13,6 +13,7 @@
 #![deny(unsafe_op_in_unsafe_fn)]
 
 use core::slice;
+use simhash_core::text::{TextOptions, Unit, Weighting};
 use simhash_core::{Error, Strategy};
 use std::alloc::{self, Layout};
 
@@ -26,7 +27,8 @@ fn status(error: Error) -> i32 {
         Error::BlocksNotAboveDistance { .. }
         | Error::TooManyBlocks { .. }
         | Error::TooManyTables { .. }
-        | Error::DistanceTooLarge { .. } => 1,
+        | Error::DistanceTooLarge { .. }
+        | Error::InvalidShingleSize { .. } => 1,
         Error::OutOfMemory => 2,
         Error::TooManyPairs { .. } => 3,
         Error::LengthMismatch | Error::InvalidOffsets | Error::TooManyElements => 4,
@@ -211,4 +213,90 @@ pub unsafe extern "C" fn sh_pairs_free(result: *const u32) {
         drop(Box::from_raw(slice::from_raw_parts_mut(result[1] as usize as *mut u32, count)));
         drop(Box::from_raw(slice::from_raw_parts_mut(result[2] as usize as *mut u8, count)));
     }
+}
+
+/// Text options from their codes: `unit` 0 word, 1 char; `weighting` 0 term frequency,
+/// 1 binary. `None` for an unknown code.
+fn text_options(unit: u32, size: u32, weighting: u32, seed: u64) -> Option<TextOptions> {
+    let unit = match unit {
+        0 => Unit::Word,
+        1 => Unit::Char,
+        _ => return None,
+    };
+    let weighting = match weighting {
+        0 => Weighting::TermFrequency,
+        1 => Weighting::Binary,
+        _ => return None,
+    };
+    Some(TextOptions { unit, size, weighting, seed })
+}
+
+/// Fingerprints `offsets_len - 1` UTF-8 texts laid out back to back in `texts` (text `d` is
+/// `texts[offsets[d]..offsets[d + 1]]`) into `out`.
+///
+/// # Safety
+/// `texts` points to `len` bytes, `offsets` to `offsets_len` values, and `out` to
+/// `offsets_len.saturating_sub(1)` writable values not overlapping the inputs.
+#[no_mangle]
+pub unsafe extern "C" fn sh_text_fingerprint_many(
+    texts: *const u8,
+    len: usize,
+    offsets: *const u32,
+    offsets_len: usize,
+    unit: u32,
+    size: u32,
+    weighting: u32,
+    seed: u64,
+    out: *mut u64,
+) -> i32 {
+    let options = match text_options(unit, size, weighting, seed) {
+        Some(options) => options,
+        None => return 1,
+    };
+    // SAFETY: forwarded caller guarantees.
+    let (texts, offsets, out) =
+        unsafe { (input(texts, len), input(offsets, offsets_len), output(out, offsets_len.saturating_sub(1))) };
+    to_status(simhash_core::text::fingerprint_many(texts, offsets, &options, out))
+}
+
+/// The shingle hashes of one UTF-8 text; on success writes `[ptr, count]` to `result`, an
+/// array the host owns until it passes both to [`sh_u64s_free`].
+///
+/// # Safety
+/// `text` points to `len` bytes; `result` to 2 writable `u32`.
+#[no_mangle]
+pub unsafe extern "C" fn sh_text_features(
+    text: *const u8,
+    len: usize,
+    unit: u32,
+    size: u32,
+    weighting: u32,
+    seed: u64,
+    result: *mut u32,
+) -> i32 {
+    let options = match text_options(unit, size, weighting, seed) {
+        Some(options) => options,
+        None => return 1,
+    };
+    // SAFETY: forwarded caller guarantees.
+    let (text, result) = unsafe { (input(text, len), output(result, 2)) };
+    match simhash_core::text::features(text, &options) {
+        Ok(features) => {
+            result[1] = features.len() as u32;
+            result[0] = Box::into_raw(features.into_boxed_slice()) as *mut u64 as u32;
+            OK
+        }
+        Err(error) => status(error),
+    }
+}
+
+/// Frees an array [`sh_text_features`] handed over.
+///
+/// # Safety
+/// `ptr` and `count` must be what `sh_text_features` wrote, not yet freed.
+#[no_mangle]
+pub unsafe extern "C" fn sh_u64s_free(ptr: *mut u64, count: usize) {
+    // SAFETY: the pointer came from `Box::into_raw` of a boxed slice of `count` elements, as
+    // the caller guarantees, so rebuilding the box hands the memory back exactly once.
+    drop(unsafe { Box::from_raw(slice::from_raw_parts_mut(ptr, count)) });
 }

@@ -1,0 +1,170 @@
+/** From text to fingerprints in WebAssembly (specification v1 in the README). */
+
+import { memoryViews, withInstance, type WasmExports } from './loader.js';
+import { CallScope } from './marshal.js';
+import { throwIfFailed } from './status.js';
+import { normalizeText, resolveTextOptions, type ResolvedTextOptions } from './text-options.js';
+import type { TextOptions } from './types.js';
+import { describe } from './validate.js';
+
+/** Texts are encoded into WebAssembly memory and fingerprinted in batches of about this size. */
+const BATCH_BYTES = 4 << 20;
+
+const encoder = new TextEncoder();
+
+interface Codes {
+  readonly unit: number;
+  readonly weighting: number;
+  readonly size: number;
+  readonly seed: bigint;
+}
+
+function codes(options: ResolvedTextOptions): Codes {
+  return {
+    unit: options.unit === 'word' ? 0 : 1,
+    weighting: options.weighting === 'tf' ? 0 : 1,
+    size: options.size,
+    // The i64 parameter takes the bit pattern.
+    seed: BigInt.asIntN(64, options.seed),
+  };
+}
+
+/**
+ * Writes `texts` as UTF-8, back to back, into a fresh allocation of `scope`; returns the
+ * allocation and the offsets of each text (one more than there are texts).
+ */
+function encode(scope: CallScope, live: WasmExports, texts: readonly string[]): { ptr: number; offsets: Uint32Array } {
+  let capacity = 0;
+  // UTF-8 takes at most 3 bytes per UTF-16 code unit.
+  for (const text of texts) capacity += 3 * text.length;
+  const ptr = scope.alloc(capacity);
+  const offsets = new Uint32Array(texts.length + 1);
+  const u8 = memoryViews(live).u8;
+  let written = 0;
+  for (let i = 0; i < texts.length; i++) {
+    if (texts[i]!.length > 0) {
+      written += encoder.encodeInto(texts[i]!, u8.subarray(ptr + written, ptr + capacity)).written;
+    }
+    offsets[i + 1] = written;
+  }
+  return { ptr, offsets };
+}
+
+function fingerprintBatch(texts: readonly string[], c: Codes, out: BigUint64Array, at: number): void {
+  withInstance((live) => {
+    const scope = new CallScope(live);
+    try {
+      const { ptr, offsets } = encode(scope, live, texts);
+      const offsetsRegion = scope.u32(offsets);
+      const result = scope.alloc(texts.length * 8);
+      const status = live.sh_text_fingerprint_many(
+        ptr,
+        offsets[texts.length]!,
+        offsetsRegion.ptr,
+        offsetsRegion.length,
+        c.unit,
+        c.size,
+        c.weighting,
+        c.seed,
+        result,
+      );
+      throwIfFailed(status, 'fingerprintMany');
+      out.set(new BigUint64Array(live.memory.buffer, result, texts.length), at);
+    } finally {
+      scope.release();
+    }
+  });
+}
+
+/**
+ * One fingerprint per text, in order. Texts are normalised in JavaScript, written as UTF-8
+ * straight into WebAssembly memory, and tokenised, shingled, hashed and folded there in batches,
+ * with no boundary crossing per shingle.
+ *
+ * A text without tokens (empty, or punctuation only) gets `0n`; exclude such texts before
+ * searching for pairs, where they would all be at distance 0 from each other.
+ *
+ * @example
+ * const fps = fingerprintMany(['the quick brown fox', 'the quick brown fox!', 'lorem ipsum']);
+ * numDifferingBits(fps[0], fps[1]); // 0
+ * @throws {TypeError | RangeError} for an element that is not a string, or bad options.
+ */
+export function fingerprintMany(texts: readonly string[] | Iterable<string>, options?: TextOptions): BigUint64Array {
+  const resolved = resolveTextOptions(options);
+  const c = codes(resolved);
+  if (texts === null || typeof texts !== 'object' || !(Symbol.iterator in texts)) {
+    throw new TypeError(`texts must be an array or an iterable of strings, got ${describe(texts)}`);
+  }
+  const known = Array.isArray(texts) ? texts.length : undefined;
+  let out = new BigUint64Array(known ?? 16);
+  let count = 0;
+  let batch: string[] = [];
+  let batchUnits = 0;
+  const flush = (): void => {
+    if (batch.length === 0) return;
+    if (count + batch.length > out.length) {
+      const grown = new BigUint64Array(Math.max(out.length * 2, count + batch.length));
+      grown.set(out.subarray(0, count));
+      out = grown;
+    }
+    fingerprintBatch(batch, c, out, count);
+    count += batch.length;
+    batch = [];
+    batchUnits = 0;
+  };
+  let index = 0;
+  for (const text of texts) {
+    const normalized = normalizeText(text, resolved, `texts[${index++}]`);
+    batch.push(normalized);
+    batchUnits += 3 * normalized.length;
+    if (batchUnits >= BATCH_BYTES) flush();
+  }
+  flush();
+  return count === out.length ? out : out.slice(0, count);
+}
+
+/**
+ * The fingerprint of one text: {@link fingerprintMany} of `[text]`.
+ *
+ * @example
+ * fingerprint('The quick brown fox jumps over the lazy dog'); // a bigint
+ * fingerprint('...'); // 0n: no tokens
+ * @throws {TypeError | RangeError} if `text` is not a string, or bad options.
+ */
+export function fingerprint(text: string, options?: TextOptions): bigint {
+  const resolved = resolveTextOptions(options);
+  const out = new BigUint64Array(1);
+  fingerprintBatch([normalizeText(text, resolved)], codes(resolved), out, 0);
+  return out[0]!;
+}
+
+/**
+ * The shingle hashes the fingerprint of `text` folds: in order with repeats for
+ * `weighting: 'tf'`, sorted and distinct for `'binary'`. For callers who weight or inspect the
+ * features themselves (`computeWeighted` takes them with weights of your choosing).
+ *
+ * @throws {TypeError | RangeError} if `text` is not a string, or bad options.
+ */
+export function features(text: string, options?: TextOptions): BigUint64Array {
+  const resolved = resolveTextOptions(options);
+  const c = codes(resolved);
+  const normalized = normalizeText(text, resolved);
+  return withInstance((live) => {
+    const scope = new CallScope(live);
+    try {
+      const { ptr, offsets } = encode(scope, live, [normalized]);
+      const result = scope.alloc(8);
+      const status = live.sh_text_features(ptr, offsets[1]!, c.unit, c.size, c.weighting, c.seed, result);
+      throwIfFailed(status, 'features');
+      const u32 = memoryViews(live).u32;
+      const [featuresPtr, count] = [u32[result / 4]! >>> 0, u32[result / 4 + 1]! >>> 0];
+      try {
+        return new BigUint64Array(live.memory.buffer, featuresPtr, count).slice();
+      } finally {
+        live.sh_u64s_free(featuresPtr, count);
+      }
+    } finally {
+      scope.release();
+    }
+  });
+}
