@@ -2,7 +2,7 @@
 
 import { instanceGeneration, memoryViews, wasm, withInstance } from './loader.js';
 import type { HashArray } from './types.js';
-import { MAX_ELEMENTS, describe } from './validate.js';
+import { checkArrayLength } from './validate.js';
 
 interface Allocation {
   readonly ptr: number;
@@ -101,11 +101,7 @@ export class WasmHashArray implements HashArray {
  * {@link RangeError} when memory runs out.
  */
 export function allocHashArray(length: number): HashArray {
-  if (typeof length !== 'number') throw new TypeError(`length must be a number, got ${describe(length)}`);
-  if (!Number.isInteger(length) || length < 0 || length > MAX_ELEMENTS) {
-    throw new RangeError(`length must be an integer in 0..${MAX_ELEMENTS}, got ${length}`);
-  }
-  const array = new WasmHashArray(length);
+  const array = new WasmHashArray(checkArrayLength(length));
   // dlmalloc may hand back memory that held earlier data.
   array.view.fill(0n);
   return array;

@@ -52,6 +52,15 @@ export function checkLength(length: number, name: string): void {
   }
 }
 
+/** Checks the length of an array to allocate: an integer in `0..2^32-1`. */
+export function checkArrayLength(length: unknown, name = 'length'): number {
+  if (typeof length !== 'number') throw new TypeError(`${name} must be a number, got ${describe(length)}`);
+  if (!Number.isInteger(length) || length < 0 || length > MAX_ELEMENTS) {
+    throw new RangeError(`${name} must be an integer in 0..${MAX_ELEMENTS}, got ${length}`);
+  }
+  return length;
+}
+
 /** Checks `distance`: an integer in `0..=64`. */
 export function checkDistance(distance: unknown, name = 'distance'): number {
   if (typeof distance !== 'number') {

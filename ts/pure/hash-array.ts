@@ -1,5 +1,5 @@
 import type { HashArray } from '../types.js';
-import { MAX_ELEMENTS, describe } from '../validate.js';
+import { checkArrayLength } from '../validate.js';
 
 /** A `HashArray` over an ordinary `BigUint64Array`: the garbage collector owns the memory. */
 class PureHashArray implements HashArray {
@@ -39,12 +39,5 @@ class PureHashArray implements HashArray {
  * @throws {RangeError} unless `length` is an integer in `0..2^32-1`.
  */
 export function allocHashArray(length: number): HashArray {
-  const checked: unknown = length;
-  if (typeof checked !== 'number') {
-    throw new TypeError(`length must be a number, got ${describe(checked)}`);
-  }
-  if (!Number.isInteger(checked) || checked < 0 || checked > MAX_ELEMENTS) {
-    throw new RangeError(`length must be an integer in 0..${MAX_ELEMENTS}, got ${checked}`);
-  }
-  return new PureHashArray(checked);
+  return new PureHashArray(checkArrayLength(length));
 }
