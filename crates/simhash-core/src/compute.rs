@@ -14,7 +14,11 @@ use crate::Error;
 /// hashes into one carry word, and compared against `len / 2` without ever being unpacked.
 pub fn compute(hashes: &[u64]) -> u64 {
     let mut counter = SlicedCounter::default();
-    let mut chunks = hashes.chunks_exact(16);
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    let hashes_left = paired::add(hashes, &mut counter);
+    #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+    let hashes_left = hashes;
+    let mut chunks = hashes_left.chunks_exact(16);
     for chunk in &mut chunks {
         let mut block = [0u64; 16];
         block.copy_from_slice(chunk);
@@ -220,11 +224,56 @@ impl Default for SlicedCounter {
     }
 }
 
+/// The bitwise operations the counters need, for `u64` and for SIMD vectors of them.
+trait Lanes: Copy {
+    fn and(self, other: Self) -> Self;
+    fn or(self, other: Self) -> Self;
+    fn xor(self, other: Self) -> Self;
+}
+
+impl Lanes for u64 {
+    #[inline(always)]
+    fn and(self, other: Self) -> Self {
+        self & other
+    }
+    #[inline(always)]
+    fn or(self, other: Self) -> Self {
+        self | other
+    }
+    #[inline(always)]
+    fn xor(self, other: Self) -> Self {
+        self ^ other
+    }
+}
+
 /// Carry-save adder: the sum of three words per bit, as (carry, sum).
 #[inline(always)]
-fn csa(a: u64, b: u64, c: u64) -> (u64, u64) {
-    let u = a ^ b;
-    ((a & b) | (u & c), u ^ c)
+fn csa<W: Lanes>(a: W, b: W, c: W) -> (W, W) {
+    let u = a.xor(b);
+    (a.and(b).or(u.and(c)), u.xor(c))
+}
+
+/// Adds 16 words to the low planes `[ones, twos, fours, eights]`: returns the new low planes
+/// and the carry into the sixteens (a Harley-Seal tree of 15 carry-save adders).
+#[inline(always)]
+fn csa_tree16<W: Lanes>(low: [W; 4], h: &[W; 16]) -> ([W; 4], W) {
+    let [ones, twos, fours, eights] = low;
+    let (twos_a, ones) = csa(ones, h[0], h[1]);
+    let (twos_b, ones) = csa(ones, h[2], h[3]);
+    let (fours_a, twos) = csa(twos, twos_a, twos_b);
+    let (twos_a, ones) = csa(ones, h[4], h[5]);
+    let (twos_b, ones) = csa(ones, h[6], h[7]);
+    let (fours_b, twos) = csa(twos, twos_a, twos_b);
+    let (eights_a, fours) = csa(fours, fours_a, fours_b);
+    let (twos_a, ones) = csa(ones, h[8], h[9]);
+    let (twos_b, ones) = csa(ones, h[10], h[11]);
+    let (fours_a, twos) = csa(twos, twos_a, twos_b);
+    let (twos_a, ones) = csa(ones, h[12], h[13]);
+    let (twos_b, ones) = csa(ones, h[14], h[15]);
+    let (fours_b, twos) = csa(twos, twos_a, twos_b);
+    let (eights_b, fours) = csa(fours, fours_a, fours_b);
+    let (sixteens, eights) = csa(eights, eights_a, eights_b);
+    ([ones, twos, fours, eights], sixteens)
 }
 
 impl SlicedCounter {
@@ -264,24 +313,21 @@ impl SlicedCounter {
 
     #[inline(always)]
     fn add16(&mut self, h: &[u64; 16]) {
-        let [ones, twos, fours, eights] = [self.planes[0], self.planes[1], self.planes[2], self.planes[3]];
-        let (twos_a, ones) = csa(ones, h[0], h[1]);
-        let (twos_b, ones) = csa(ones, h[2], h[3]);
-        let (fours_a, twos) = csa(twos, twos_a, twos_b);
-        let (twos_a, ones) = csa(ones, h[4], h[5]);
-        let (twos_b, ones) = csa(ones, h[6], h[7]);
-        let (fours_b, twos) = csa(twos, twos_a, twos_b);
-        let (eights_a, fours) = csa(fours, fours_a, fours_b);
-        let (twos_a, ones) = csa(ones, h[8], h[9]);
-        let (twos_b, ones) = csa(ones, h[10], h[11]);
-        let (fours_a, twos) = csa(twos, twos_a, twos_b);
-        let (twos_a, ones) = csa(ones, h[12], h[13]);
-        let (twos_b, ones) = csa(ones, h[14], h[15]);
-        let (fours_b, twos) = csa(twos, twos_a, twos_b);
-        let (eights_b, fours) = csa(fours, fours_a, fours_b);
-        let (sixteens, eights) = csa(eights, eights_a, eights_b);
-        self.planes[..4].copy_from_slice(&[ones, twos, fours, eights]);
+        let low = [self.planes[0], self.planes[1], self.planes[2], self.planes[3]];
+        let (low, sixteens) = csa_tree16(low, h);
+        self.planes[..4].copy_from_slice(&low);
         self.ripple(4, sixteens);
+    }
+
+    /// Adds another counter, plane by plane with a ripple-carry adder.
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    fn add_counter(&mut self, other: &[u64; 36]) {
+        let mut carry = 0u64;
+        for (plane, &b) in self.planes.iter_mut().zip(other) {
+            let a = *plane;
+            *plane = a ^ b ^ carry;
+            carry = (a & b) | (carry & (a ^ b));
+        }
     }
 
     /// Bits whose counter `c` satisfies `2c > total`, i.e. `c > total / 2`.
@@ -302,6 +348,68 @@ impl SlicedCounter {
             }
         }
         greater
+    }
+}
+
+/// [`compute`]'s counting two hashes at a time, in the two 64-bit lanes of a SIMD vector.
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+mod paired {
+    use super::{csa_tree16, Lanes, SlicedCounter};
+    use core::arch::wasm32::*;
+
+    impl Lanes for v128 {
+        #[inline(always)]
+        fn and(self, other: Self) -> Self {
+            v128_and(self, other)
+        }
+        #[inline(always)]
+        fn or(self, other: Self) -> Self {
+            v128_or(self, other)
+        }
+        #[inline(always)]
+        fn xor(self, other: Self) -> Self {
+            v128_xor(self, other)
+        }
+    }
+
+    /// Below this many hashes, adding the two lanes' counters costs more than pairing saves.
+    const MIN_HASHES: usize = 128;
+
+    /// Counts the hashes of every whole block of 32 into `counter` (which must be empty) and
+    /// returns the rest: lane 0 counts the even positions, lane 1 the odd ones, and the two
+    /// counters are added at the end.
+    pub(super) fn add<'a>(hashes: &'a [u64], counter: &mut SlicedCounter) -> &'a [u64] {
+        if hashes.len() < MIN_HASHES {
+            return hashes;
+        }
+        let mut planes = [u64x2(0, 0); 36];
+        let mut blocks = hashes.chunks_exact(32);
+        for block in &mut blocks {
+            let mut h = [u64x2(0, 0); 16];
+            for (pair, lanes) in block.chunks_exact(2).zip(h.iter_mut()) {
+                *lanes = u64x2(pair[0], pair[1]);
+            }
+            let (low, sixteens) = csa_tree16([planes[0], planes[1], planes[2], planes[3]], &h);
+            planes[..4].copy_from_slice(&low);
+            let mut carry = sixteens;
+            for plane in planes[4..].iter_mut() {
+                if !v128_any_true(carry) {
+                    break;
+                }
+                let next = v128_and(*plane, carry);
+                *plane = v128_xor(*plane, carry);
+                carry = next;
+            }
+        }
+        let mut even = [0u64; 36];
+        let mut odd = [0u64; 36];
+        for (j, plane) in planes.iter().enumerate() {
+            even[j] = u64x2_extract_lane::<0>(*plane);
+            odd[j] = u64x2_extract_lane::<1>(*plane);
+        }
+        counter.add_counter(&even);
+        counter.add_counter(&odd);
+        blocks.remainder()
     }
 }
 
