@@ -1,8 +1,9 @@
 //! Every pair of positions whose fingerprints lie within a Hamming distance.
 
 use crate::hamming::bits_differ;
-use crate::layout::{Layout, PermutedTable};
-use crate::radix::{sort_by_bits, RadixSort};
+use crate::layout::PermutedTable;
+use crate::radix::sort_by_bits;
+use crate::table_scan::{position_bits, scan, zeroed, Member, RunVisitor};
 use crate::Error;
 
 /// Pairs of positions as parallel arrays, sorted by `(left, right)`, `left[k] < right[k]`.
@@ -33,138 +34,106 @@ pub enum Strategy {
 /// pair is reported only by the first table in which it collides, so no set of seen pairs is
 /// kept and the tables are independent of one another.
 ///
+/// Memory stays bounded when the result would be too large: pairs are stored only up to
+/// 2^22 of them (32 MiB); beyond that they are only counted, and failing as soon as the
+/// count passes `max_pairs` costs no memory at all. A result larger than that bound but within
+/// `max_pairs` is found by a second scan into storage of exactly the right size.
+///
 /// # Errors
 /// [`Error::TooManyElements`] beyond `u32::MAX` fingerprints; the [`Layout::new`] errors for a
 /// bad `(blocks, distance)`; [`Error::DistanceTooLarge`] for `distance > 64`;
 /// [`Error::TooManyPairs`] as soon as more than `max_pairs` pairs are found;
 /// [`Error::OutOfMemory`] if a buffer cannot be allocated.
+///
+/// [`Layout::new`]: crate::Layout::new
 pub fn find_all(fingerprints: &[u64], distance: u32, strategy: Strategy, max_pairs: usize) -> Result<Pairs, Error> {
+    find_all_storing(fingerprints, distance, strategy, max_pairs, STORED_BEFORE_COUNTING)
+}
+
+/// [`find_all`] storing at most `store_limit` pairs before it only counts them.
+fn find_all_storing(
+    fingerprints: &[u64],
+    distance: u32,
+    strategy: Strategy,
+    max_pairs: usize,
+    store_limit: usize,
+) -> Result<Pairs, Error> {
     if fingerprints.len() > u32::MAX as usize {
         return Err(Error::TooManyElements);
     }
     if distance > 64 {
         return Err(Error::DistanceTooLarge { distance });
     }
-    let mut sink = PairSink::new(max_pairs, fingerprints.len());
-    match strategy {
-        Strategy::Direct => direct(fingerprints, distance, &mut sink)?,
-        Strategy::Blocks(blocks) => {
-            let layout = Layout::new(blocks, distance)?;
-            tables(fingerprints, &layout, &mut sink)?;
-        }
+    let position_bits = position_bits(fingerprints.len());
+    let mut sink = PairSink::new(max_pairs, store_limit.min(max_pairs), position_bits);
+    scan(fingerprints, distance, strategy, &mut PairVisitor { sink: &mut sink, distance })?;
+    if !sink.storing {
+        // Every pair fits under max_pairs but not under the storage bound: find them again, now
+        // that their number is known.
+        let count = sink.count as usize;
+        sink = PairSink::new(count, count, position_bits);
+        sink.packed.try_reserve_exact(count).map_err(|_| Error::OutOfMemory)?;
+        scan(fingerprints, distance, strategy, &mut PairVisitor { sink: &mut sink, distance })?;
     }
     sink.finish(fingerprints)
 }
 
-fn direct(fingerprints: &[u64], distance: u32, sink: &mut PairSink) -> Result<(), Error> {
-    for (i, &a) in fingerprints.iter().enumerate() {
-        for (j, &b) in fingerprints.iter().enumerate().skip(i + 1) {
-            if bits_differ(a, b) <= distance {
-                sink.push(i as u64, j as u64)?;
-            }
-        }
-    }
-    Ok(())
-}
+/// Pairs stored before [`find_all`] switches to counting them.
+const STORED_BEFORE_COUNTING: usize = 1 << 22;
 
-fn tables(fingerprints: &[u64], layout: &Layout, sink: &mut PairSink) -> Result<(), Error> {
-    let n = fingerprints.len();
-    if n < 2 {
-        return Ok(());
-    }
-    let position_bits = sink.position_bits;
-    let mut keys = zeroed(n)?;
-    let mut scratch = zeroed(n)?;
-    let mut run = Vec::new();
-    for table in layout.tables() {
-        // A key is the table's prefix on top and the position below. Only the top `sorted_bits`
-        // of the prefix are sorted on: enough that runs of equal sorted bits hold few
-        // fingerprints that differ further down the prefix (about n / 8 extra candidates for
-        // uniform data, each rejected by `first_to_collide`); sorting the rest would cost more
-        // passes than it saves. They also leave room for the position.
-        let sorted_bits = table
-            .prefix_bits
-            .min(64 - position_bits)
-            .min(n_bits(n) + EXTRA_SORTED_BITS);
-        let run_mask = !(u64::MAX >> sorted_bits);
-        let mut sort = RadixSort::new(64 - sorted_bits, sorted_bits)?;
-        for (i, (key, &fingerprint)) in keys.iter_mut().zip(fingerprints).enumerate() {
-            *key = (table.prefix(fingerprint) & run_mask) | i as u64;
-            sort.count(*key);
-        }
-        sort.sort(&mut keys, &mut scratch)?;
-        scan_runs(&keys, run_mask, fingerprints, table, layout.distance(), &mut run, sink)?;
-    }
-    Ok(())
-}
-
-/// Sorted prefix bits beyond log2(n): each one halves the expected spurious candidates.
-const EXTRA_SORTED_BITS: u32 = 2;
-
-/// Bits needed to count to `n`: `ceil(log2(n))` for n >= 2.
-fn n_bits(n: usize) -> u32 {
-    64 - (n as u64 - 1).leading_zeros()
-}
-
-/// Checks every pair inside each run of keys with equal sorted bits.
-fn scan_runs(
-    keys: &[u64],
-    run_mask: u64,
-    fingerprints: &[u64],
-    table: &PermutedTable,
+/// Checks every pair of a run and reports those within the distance, each from one table only.
+struct PairVisitor<'a> {
+    sink: &'a mut PairSink,
     distance: u32,
-    run: &mut Vec<(u64, u64)>,
-    sink: &mut PairSink,
-) -> Result<(), Error> {
-    let position_mask = !run_mask;
-    let mut start = 0;
-    while start < keys.len() {
-        let head = keys[start] & run_mask;
-        let mut end = start + 1;
-        while end < keys.len() && keys[end] & run_mask == head {
-            end += 1;
-        }
-        if end - start > 1 {
-            run.clear();
-            run.extend(keys[start..end].iter().map(|&k| {
-                let position = k & position_mask;
-                (fingerprints[position as usize], position)
-            }));
-            for (a, &(value_a, position_a)) in run.iter().enumerate() {
-                for &(value_b, position_b) in &run[a + 1..] {
-                    let difference = value_a ^ value_b;
-                    if difference.count_ones() <= distance && table.first_to_collide(difference) {
-                        sink.push(position_a.min(position_b), position_a.max(position_b))?;
-                    }
+}
+
+impl RunVisitor for PairVisitor<'_> {
+    fn visit(&mut self, run: &[Member], table: Option<&PermutedTable>) -> Result<(), Error> {
+        for (a, &(value_a, position_a)) in run.iter().enumerate() {
+            for &(value_b, position_b) in &run[a + 1..] {
+                let difference = value_a ^ value_b;
+                if difference.count_ones() <= self.distance && table.map_or(true, |t| t.first_to_collide(difference)) {
+                    self.sink.push(position_a.min(position_b), position_a.max(position_b))?;
                 }
             }
         }
-        start = end;
+        Ok(())
     }
-    Ok(())
 }
 
-/// Collects pairs packed as `left << position_bits | right`, bounded by `max_pairs`.
+/// Counts pairs and stores the first `store_limit` of them packed as
+/// `left << position_bits | right`, failing once more than `max_pairs` arrive.
 struct PairSink {
     packed: Vec<u64>,
+    count: u64,
     max_pairs: usize,
+    store_limit: usize,
+    /// Cleared (and the storage dropped) once more than `store_limit` pairs arrived.
+    storing: bool,
     position_bits: u32,
 }
 
 impl PairSink {
-    fn new(max_pairs: usize, n: usize) -> Self {
-        // Positions are below n, so this many bits hold one (at least 1, at most 32).
-        let position_bits = (64 - (n.max(2) as u64 - 1).leading_zeros()).max(1);
-        PairSink { packed: Vec::new(), max_pairs, position_bits }
+    fn new(max_pairs: usize, store_limit: usize, position_bits: u32) -> Self {
+        PairSink { packed: Vec::new(), count: 0, max_pairs, store_limit, storing: true, position_bits }
     }
 
     #[inline]
     fn push(&mut self, left: u64, right: u64) -> Result<(), Error> {
-        if self.packed.len() >= self.max_pairs {
+        if self.count >= self.max_pairs as u64 {
             return Err(Error::TooManyPairs { max_pairs: self.max_pairs as u64 });
         }
+        self.count += 1;
+        if !self.storing {
+            return Ok(());
+        }
+        if self.packed.len() == self.store_limit {
+            self.storing = false;
+            self.packed = Vec::new();
+            return Ok(());
+        }
         if self.packed.len() == self.packed.capacity() {
-            let more = self.packed.len().max(1024).min(self.max_pairs - self.packed.len());
+            let more = self.packed.len().max(1024).min(self.store_limit - self.packed.len());
             self.packed.try_reserve(more).map_err(|_| Error::OutOfMemory)?;
         }
         self.packed.push(left << self.position_bits | right);
@@ -194,14 +163,6 @@ impl PairSink {
         Ok(pairs)
     }
 }
-
-fn zeroed(len: usize) -> Result<Vec<u64>, Error> {
-    let mut v = Vec::new();
-    v.try_reserve_exact(len).map_err(|_| Error::OutOfMemory)?;
-    v.resize(len, 0);
-    Ok(v)
-}
-
 
 #[cfg(test)]
 mod tests {
@@ -282,5 +243,23 @@ mod tests {
         assert_eq!(find_all(&v, 3, Strategy::Blocks(4), 4950).unwrap().left.len(), 4950);
         assert_eq!(find_all(&v, 3, Strategy::Blocks(3), 10), Err(Error::BlocksNotAboveDistance { blocks: 3, distance: 3 }));
         assert_eq!(find_all(&v, 65, Strategy::Direct, 10), Err(Error::DistanceTooLarge { distance: 65 }));
+    }
+
+    #[test]
+    fn counts_beyond_the_storage_bound_then_finds_again() {
+        let mut rng = Rng::new(7);
+        let v = planted(&mut rng, 300, 3);
+        let expected = find_all(&v, 3, Strategy::Blocks(5), usize::MAX).unwrap();
+        assert!(expected.left.len() > 20);
+        for store_limit in [0, 1, 5, expected.left.len() - 1, expected.left.len()] {
+            for strategy in [Strategy::Blocks(5), Strategy::Direct] {
+                let got = find_all_storing(&v, 3, strategy, usize::MAX, store_limit).unwrap();
+                assert_eq!(got, expected, "store limit {}", store_limit);
+                let exact = find_all_storing(&v, 3, strategy, expected.left.len(), store_limit).unwrap();
+                assert_eq!(exact, expected);
+                let over = find_all_storing(&v, 3, strategy, expected.left.len() - 1, store_limit);
+                assert_eq!(over, Err(Error::TooManyPairs { max_pairs: expected.left.len() as u64 - 1 }));
+            }
+        }
     }
 }

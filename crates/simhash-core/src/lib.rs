@@ -6,16 +6,20 @@
 //! functions across an `extern "C"` boundary. Every function takes slices, returns `Result` for
 //! input it cannot serve, and never panics on what it is handed.
 
+mod clusters;
 mod compute;
 mod error;
 mod find_all;
 mod hamming;
 mod layout;
 mod radix;
+mod table_scan;
 pub mod text;
 #[cfg(test)]
 mod test_rng;
+mod union_find;
 
+pub use clusters::find_clusters;
 pub use compute::{compute, compute_many, compute_many_weighted, compute_weighted, Fold};
 pub use error::Error;
 pub use find_all::{find_all, Pairs, Strategy};
