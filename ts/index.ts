@@ -7,6 +7,9 @@
  * @packageDocumentation
  */
 
+import { simhashPyFingerprintUsing } from './compat.js';
+import { compute } from './compute.js';
+
 export { init, initSync, type InitSource, type InitSyncSource } from './loader.js';
 export { allocHashArray } from './hash-array.js';
 export { compute, computeWeighted, computeMany, computeManyWeighted } from './compute.js';
@@ -15,6 +18,7 @@ export { findAll } from './find-all.js';
 export { permutationLayout, permute } from './layout.js';
 export { fingerprint, fingerprintMany, features } from './text.js';
 export { TEXT_FINGERPRINT_VERSION } from './text-options.js';
+export { shingle, simhashPyFeatures, unsignedHash } from './compat.js';
 export type {
   BitRange,
   FindAllOptions,
@@ -26,3 +30,9 @@ export type {
   U64Input,
   WeightInput,
 } from './types.js';
+
+/**
+ * The fingerprint simhash-py computes for `text` in its own tests: `compute` of
+ * {@link simhashPyFeatures}, for comparing with fingerprints stored by simhash-py.
+ */
+export const simhashPyFingerprint = simhashPyFingerprintUsing(compute);

@@ -7,6 +7,8 @@
 // Type-only: `init` and `initSync` take exactly the WebAssembly entry's parameter types, so
 // either entry can stand in for the other, and none of the loader is pulled in.
 import type { InitSource, InitSyncSource } from '../loader.js';
+import { simhashPyFingerprintUsing } from '../compat.js';
+import { compute } from './compute.js';
 
 export type {
   BitRange,
@@ -15,6 +17,7 @@ export type {
   PairResult,
   PermutationLayout,
   PermutedTableLayout,
+  TextOptions,
   U64Input,
   WeightInput,
 } from '../types.js';
@@ -24,6 +27,9 @@ export { compute, computeMany, computeManyWeighted, computeWeighted } from './co
 export { findAll } from './find-all.js';
 export { hammingDistances, numDifferingBits } from './hamming.js';
 export { allocHashArray } from './hash-array.js';
+export { TEXT_FINGERPRINT_VERSION } from '../text-options.js';
+export { features, fingerprint, fingerprintMany } from './text.js';
+export { shingle, simhashPyFeatures, unsignedHash } from '../compat.js';
 
 /**
  * Does nothing and resolves: the pure entry has nothing to load. It exists so that code written
@@ -39,3 +45,9 @@ export async function init(source?: InitSource): Promise<void> {}
  * @param source Ignored; the WebAssembly entry compiles its module from here.
  */
 export function initSync(source?: InitSyncSource): void {}
+
+/**
+ * The fingerprint simhash-py computes for `text` in its own tests: `compute` of
+ * {@link simhashPyFeatures}, for comparing with fingerprints stored by simhash-py.
+ */
+export const simhashPyFingerprint = simhashPyFingerprintUsing(compute);

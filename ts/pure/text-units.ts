@@ -1,0 +1,126 @@
+/**
+ * Steps 3 to 6 of the text fingerprint specification over UTF-8 bytes: classify code points,
+ * cut tokens, and hash each unit (a token, or one code point of a token) straight from the
+ * bytes, with no string per token.
+ */
+import { MARK, SEPARATOR, UNSEGMENTED, WORD, astralClass, bmpClasses } from './text-classify.js';
+import { type Xxh3Seed, xxh3Hash } from './xxh3.js';
+
+/** Where one unit hash lands before it is stored little-endian. */
+const hash = new Uint32Array(2);
+
+/**
+ * Hashes the tokens of the well-formed UTF-8 `bytes[0, length)` (as `TextEncoder` writes it)
+ * and stores hash `i` as 8 little-endian bytes at `units[8 i]`, the layout step 7 hashes
+ * shingles from. `units` must hold `8 length` bytes. Returns the number of tokens.
+ *
+ * A token is a maximal run of word code points, or one unsegmented code point; marks extend the
+ * token they follow (so a word goes on after them), and other marks separate.
+ */
+export function hashWordUnits(
+  bytes: Uint8Array,
+  text: DataView,
+  length: number,
+  seed: Xxh3Seed,
+  units: DataView,
+): number {
+  const classes = bmpClasses();
+  let count = 0;
+  // The kind of the token being built (WORD or UNSEGMENTED), or SEPARATOR between tokens.
+  let open = SEPARATOR;
+  let start = 0;
+  let i = 0;
+  while (i < length) {
+    const b = bytes[i]!;
+    let next = i + 1;
+    let cls: number;
+    if (b < 0x80) {
+      cls = classes[b]!;
+      if (cls === WORD && open === WORD) {
+        // The common case, a letter inside an ASCII word: run to its end at once.
+        for (let c = bytes[next]!; next < length && c < 0x80 && classes[c] === WORD; c = bytes[++next]!);
+        i = next;
+        continue;
+      }
+    } else {
+      next = i + sequenceLength(b);
+      cls = classOfSequence(bytes, i, b, classes);
+    }
+    const joins = cls === WORD ? open === WORD : cls === MARK && open !== SEPARATOR;
+    if (!joins) {
+      if (open !== SEPARATOR) {
+        store(text, start, i, seed, units, count);
+        count++;
+      }
+      open = cls === MARK ? SEPARATOR : cls;
+      start = i;
+    }
+    i = next;
+  }
+  if (open !== SEPARATOR) {
+    store(text, start, length, seed, units, count);
+    count++;
+  }
+  return count;
+}
+
+/**
+ * {@link hashWordUnits} for `unit: 'char'`: the units are the code points of the tokens, which
+ * are all word and unsegmented code points and the marks that follow one (possibly through
+ * other marks).
+ */
+export function hashCharUnits(
+  bytes: Uint8Array,
+  text: DataView,
+  length: number,
+  seed: Xxh3Seed,
+  units: DataView,
+): number {
+  const classes = bmpClasses();
+  let count = 0;
+  let inToken = false;
+  let i = 0;
+  while (i < length) {
+    const b = bytes[i]!;
+    let next = i + 1;
+    let cls: number;
+    if (b < 0x80) {
+      cls = classes[b]!;
+    } else {
+      next = i + sequenceLength(b);
+      cls = classOfSequence(bytes, i, b, classes);
+    }
+    if (cls === WORD || cls === UNSEGMENTED || (cls === MARK && inToken)) {
+      store(text, i, next, seed, units, count);
+      count++;
+      inToken = true;
+    } else {
+      inToken = false;
+    }
+    i = next;
+  }
+  return count;
+}
+
+/** Length of the UTF-8 sequence led by byte `b` (well-formed input: `b` is a lead byte). */
+function sequenceLength(b: number): number {
+  return b < 0xe0 ? 2 : b < 0xf0 ? 3 : 4;
+}
+
+/** The class of the multi-byte code point led by `b = bytes[i]`. */
+function classOfSequence(bytes: Uint8Array, i: number, b: number, classes: Uint8Array): number {
+  if (b < 0xe0) return classes[((b & 0x1f) << 6) | (bytes[i + 1]! & 0x3f)]!;
+  if (b < 0xf0) {
+    return classes[((b & 0x0f) << 12) | ((bytes[i + 1]! & 0x3f) << 6) | (bytes[i + 2]! & 0x3f)]!;
+  }
+  return astralClass(
+    ((b & 0x07) << 18) | ((bytes[i + 1]! & 0x3f) << 12) | ((bytes[i + 2]! & 0x3f) << 6) | (bytes[i + 3]! & 0x3f),
+  );
+}
+
+/** Hashes bytes `[start, end)` into unit slot `index`. */
+function store(text: DataView, start: number, end: number, seed: Xxh3Seed, units: DataView, index: number): void {
+  xxh3Hash(text, start, end, seed, hash, 0);
+  units.setUint32(8 * index, hash[0]!, true);
+  units.setUint32(8 * index + 4, hash[1]!, true);
+}
