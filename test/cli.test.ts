@@ -1,0 +1,221 @@
+// The built command line (dist/esm/cli/main.js, which `npm test` builds first), run as users run
+// it, on small directories made for each case.
+
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const cli = join(root, 'dist', 'esm', 'cli', 'main.js');
+const corpus = join(root, 'examples', 'corpus');
+let scratch = '';
+
+interface Run {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function run(args: readonly string[], input?: string | Buffer): Run {
+  const result = spawnSync(process.execPath, [cli, ...args], { cwd: scratch, input, encoding: 'utf8' });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** A fresh directory holding `files` (name → content). */
+function tree(name: string, files: Record<string, string | Buffer>): string {
+  const dir = join(scratch, name);
+  mkdirSync(dir, { recursive: true });
+  for (const [file, content] of Object.entries(files)) {
+    mkdirSync(join(dir, file, '..'), { recursive: true });
+    writeFileSync(join(dir, file), content);
+  }
+  return dir;
+}
+
+const licence = (file: string): string => readFileSync(join(corpus, 'licences', file), 'utf8');
+/** The MIT licence with a different copyright line: a near-duplicate of `mitA`. */
+const mitA = licence('mit-tinybench.txt');
+const mitB = licence('mit-fast-check.txt');
+const apache = licence('apache-2.0.txt');
+const mpl = licence('mpl-2.0.txt');
+
+interface JsonReport {
+  distance: number;
+  unit: string;
+  size: number;
+  weighting: string;
+  documents: number;
+  groups: { members: { id: string; distance: number; fingerprint: string }[] }[];
+  featureless: string[];
+  skipped: { input: string; reason: string }[];
+  skippedCount: number;
+}
+
+const groupIds = (report: JsonReport): string[][] => report.groups.map((g) => g.members.map((m) => m.id));
+
+beforeAll(() => {
+  if (!existsSync(cli)) throw new Error(`${cli} is missing: run \`node scripts/build.mjs\` (npm test does) first`);
+  scratch = mkdtempSync(join(tmpdir(), 'simhash-wasm-cli-'));
+});
+
+afterAll(() => {
+  if (scratch !== '') rmSync(scratch, { recursive: true, force: true });
+});
+
+describe('dedup', () => {
+  it('groups planted near-duplicates and leaves unrelated documents out, recursing into directories', () => {
+    const dir = tree('planted', {
+      'a.txt': mitA,
+      'nested/deeper/b.txt': mitB,
+      'c.txt': apache,
+      'd.txt': mpl,
+      'e.txt': mpl.replace('Mozilla Public License', 'Mozilla Public Licence'),
+      '.hidden/f.txt': mitA,
+    });
+    const { status, stdout, stderr } = run(['dedup', dir]);
+    expect(stderr).toBe('');
+    expect(status).toBe(0);
+    expect(stdout).toContain('Group 1 (2 documents)');
+    expect(stdout).toMatch(/\n {9}0 {2}[0-9a-f]{16} {2}\S*planted\/a\.txt\n +\d+ {2}[0-9a-f]{16} {2}\S*planted\/nested\/deeper\/b\.txt\n/);
+    expect(stdout).toMatch(/Group 2 \(2 documents\)[^]*planted\/d\.txt[^]*planted\/e\.txt/);
+    expect(stdout).not.toContain('c.txt');
+    expect(stdout).not.toContain('.hidden');
+    expect(stdout).toMatch(/^5 documents: 4 in 2 groups of near-duplicates, 1 unique \(distance ≤ \d+ bits, word 3-shingles, binary weighting\)\.$/m);
+  });
+
+  it('prints one JSON object with --json', () => {
+    const dir = tree('json', { 'a.txt': mitA, 'b.txt': mitB, 'c.txt': apache });
+    const { status, stdout } = run(['dedup', dir, '--json', '--distance', '12', '--unit', 'char', '--size', '5']);
+    expect(status).toBe(0);
+    const report = JSON.parse(stdout) as JsonReport;
+    expect(report).toMatchObject({ distance: 12, unit: 'char', size: 5, weighting: 'binary', documents: 3, featureless: [], skipped: [], skippedCount: 0 });
+    expect(groupIds(report)).toEqual([[join(dir, 'a.txt'), join(dir, 'b.txt')]]);
+    const [first, second] = report.groups[0]?.members ?? [];
+    expect(first?.distance).toBe(0);
+    expect(second?.distance).toBeLessThanOrEqual(12);
+    expect(first?.fingerprint).toMatch(/^[0-9a-f]{16}$/);
+  });
+
+  it('reads JSON Lines with --field and --id, and reports the records it cannot use', () => {
+    const lines = [
+      JSON.stringify({ key: 'first', body: mitA }),
+      '',
+      JSON.stringify({ key: 2, body: mitB }),
+      'not json',
+      JSON.stringify({ key: 'no-body' }),
+      JSON.stringify({ body: apache }),
+      JSON.stringify({ key: 'apache', body: apache }),
+    ];
+    const dir = tree('jsonl', { 'docs.jsonl': `${lines.join('\r\n')}\n` });
+    const file = join(dir, 'docs.jsonl');
+    const { status, stdout, stderr } = run(['dedup', file, '--jsonl', '--field', 'body', '--id', 'key', '--json']);
+    expect(status).toBe(1);
+    const report = JSON.parse(stdout) as JsonReport;
+    expect(report.documents).toBe(3);
+    expect(groupIds(report)).toEqual([['first', '2']]);
+    expect(report.skipped).toEqual([
+      { input: `${file}:4`, reason: 'not valid JSON' },
+      { input: `${file}:5`, reason: "no string field 'body'" },
+      { input: `${file}:6`, reason: "no string or number field 'key'" },
+    ]);
+    expect(report.skippedCount).toBe(3);
+    expect(stderr).toContain(`simhash-wasm: skipped ${file}:4: not valid JSON`);
+  });
+
+  it('names JSON Lines records by input and line without --id, and reads them from standard input', () => {
+    const input = `${JSON.stringify({ text: mitA })}\n${JSON.stringify({ text: mitB })}`;
+    const { status, stdout } = run(['dedup', '-', '--jsonl'], input);
+    expect(status).toBe(0);
+    expect(stdout).toMatch(/<stdin>:1\n.*<stdin>:2\n/);
+  });
+
+  it('reads one document from standard input with -', () => {
+    const dir = tree('stdin', { 'a.txt': mitA });
+    const { status, stdout } = run(['dedup', join(dir, 'a.txt'), '-'], mitB);
+    expect(status).toBe(0);
+    expect(stdout).toMatch(/Group 1 \(2 documents\)\n.*\n.*a\.txt\n.*<stdin>\n/);
+  });
+
+  it('skips binary files with a warning and exits 1, and replaces invalid UTF-8', () => {
+    const dir = tree('binary', {
+      'a.txt': mitA,
+      'b.txt': Buffer.concat([Buffer.from(mitB), Buffer.from([0xff, 0xfe, 0x80])]),
+      'image.png': Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d]),
+    });
+    const { status, stdout, stderr } = run(['dedup', dir]);
+    expect(status).toBe(1);
+    expect(stderr).toBe(`simhash-wasm: skipped ${join(dir, 'image.png')}: binary file\n`);
+    expect(stdout).toContain('Group 1 (2 documents)');
+    expect(stdout).toMatch(/^2 documents:/m);
+  });
+
+  it('reports missing paths and broken links, and still reads the rest', () => {
+    const dir = tree('unreadable', { 'a.txt': mitA, 'b.txt': mitB });
+    symlinkSync(join(dir, 'gone.txt'), join(dir, 'link.txt'));
+    const missing = join(scratch, 'no-such-file.txt');
+    const { status, stdout, stderr } = run(['dedup', dir, missing]);
+    expect(status).toBe(1);
+    expect(stderr).toContain(`simhash-wasm: skipped ${join(dir, 'link.txt')}: broken symbolic link\n`);
+    expect(stderr).toContain(`simhash-wasm: skipped ${missing}: no such file or directory\n`);
+    expect(stdout).toContain('Group 1 (2 documents)');
+  });
+
+  it('handles an empty directory and empty standard input', () => {
+    const dir = tree('empty', {});
+    const fromDir = run(['dedup', dir]);
+    expect(fromDir).toEqual({ status: 0, stdout: 'No documents to compare.\n', stderr: '' });
+    const json = JSON.parse(run(['dedup', dir, '--json']).stdout) as JsonReport;
+    expect(json).toMatchObject({ documents: 0, groups: [], featureless: [] });
+    const fromStdin = run(['dedup', '-', '--jsonl'], '');
+    expect(fromStdin.status).toBe(0);
+  });
+
+  it('lists documents without words apart instead of grouping them', () => {
+    const dir = tree('featureless', { 'empty.txt': '', 'dots.txt': '... --- !!!\n', 'spaces.txt': ' \n\t\n', 'a.txt': mitA });
+    const table = run(['dedup', dir]);
+    expect(table.status).toBe(0);
+    expect(table.stdout).not.toContain('Group');
+    expect(table.stdout).toContain(
+      `Without words, so never grouped: 3 documents\n  ${join(dir, 'dots.txt')}\n  ${join(dir, 'empty.txt')}\n  ${join(dir, 'spaces.txt')}\n`,
+    );
+    expect(table.stdout).toMatch(/^4 documents: no near-duplicates, 1 unique, 3 without words/m);
+    const json = JSON.parse(run(['dedup', dir, '--json']).stdout) as JsonReport;
+    expect(json.groups).toEqual([]);
+    expect(json.featureless).toEqual(['dots.txt', 'empty.txt', 'spaces.txt'].map((f) => join(dir, f)));
+  });
+});
+
+describe('usage', () => {
+  it.each([
+    [[], 'missing command'],
+    [['dedupe', 'x'], "unknown command 'dedupe'"],
+    [['dedup'], 'at least one file'],
+    [['dedup', 'x', '--distance', '65'], '--distance must be an integer in 0..64'],
+    [['dedup', 'x', '--distance'], '--distance needs a value'],
+    [['dedup', 'x', '--size', '0'], '--size must be an integer in 1..64'],
+    [['dedup', 'x', '--unit', 'line'], '--unit must be word or char'],
+    [['dedup', 'x', '--weighting', 'idf'], '--weighting must be tf or binary'],
+    [['dedup', 'x', '--field', 'body'], '--field and --id apply to JSON Lines input'],
+    [['dedup', 'x', '--frobnicate'], 'unknown option --frobnicate'],
+    [['dedup', '-', '-'], 'standard input) can be given only once'],
+  ])('%j exits 2 with a usage message', (args, message) => {
+    const { status, stdout, stderr } = run(args);
+    expect(status).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr).toContain(message);
+    expect(stderr).toContain('usage: simhash-wasm dedup');
+  });
+
+  it('prints help, with the exit codes, and the version', () => {
+    const help = run(['--help']);
+    expect(help.status).toBe(0);
+    expect(help.stdout).toContain('Exit status');
+    expect(help.stdout).toMatch(/--distance N {2}.*\n.*\(default \d+\)/);
+    expect(run(['dedup', '-h']).stdout).toBe(help.stdout);
+    const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string };
+    expect(run(['--version'])).toEqual({ status: 0, stdout: `simhash-wasm ${manifest.version}\n`, stderr: '' });
+  });
+});

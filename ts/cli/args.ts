@@ -1,0 +1,153 @@
+/** Command-line arguments: parsed, checked, and turned into a command or a usage error. */
+
+import { parseArgs } from 'node:util';
+
+/** What `--unit` accepts. */
+export type Unit = 'word' | 'char';
+
+/** What `--weighting` accepts. */
+export type Weighting = 'tf' | 'binary';
+
+/**
+ * Largest number of differing bits for two documents to count as near-duplicates by default,
+ * with {@link DEFAULT_WEIGHTING}: chosen by scripts/measure-quality.mjs (README, "Quality").
+ */
+export const DEFAULT_DISTANCE = 10;
+
+/**
+ * The command line's weighting. Unlike the library's default (`'tf'`), it counts each distinct
+ * shingle once, which tracks shingle-set Jaccard similarity: a document repeating a licence ten
+ * times is not a near-duplicate of that licence.
+ */
+export const DEFAULT_WEIGHTING: Weighting = 'binary';
+
+/** How JSON Lines records are read. */
+export interface JsonLinesFormat {
+  /** Field holding each record's text. */
+  readonly field: string;
+  /** Field holding each record's id; without it a record is named `<input>:<line>`. */
+  readonly id: string | undefined;
+}
+
+/** Everything `dedup` needs, checked. */
+export interface DedupOptions {
+  /** Files, directories and `-` (standard input), in the order given. */
+  readonly inputs: readonly string[];
+  readonly distance: number;
+  readonly unit: Unit;
+  /** Shingle size; `undefined` leaves the library's default for the unit. */
+  readonly size: number | undefined;
+  readonly weighting: Weighting;
+  readonly json: boolean;
+  /** Set when every input is JSON Lines rather than one document per file. */
+  readonly jsonl: JsonLinesFormat | undefined;
+}
+
+/** What the command line asks for. */
+export type Command =
+  | { readonly kind: 'help' }
+  | { readonly kind: 'version' }
+  | { readonly kind: 'dedup'; readonly options: DedupOptions };
+
+/** A command line that cannot be run as written; exit code 2. */
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+const OPTIONS = {
+  distance: { type: 'string' },
+  unit: { type: 'string' },
+  size: { type: 'string' },
+  weighting: { type: 'string' },
+  json: { type: 'boolean' },
+  jsonl: { type: 'boolean' },
+  field: { type: 'string' },
+  id: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'v' },
+} as const;
+
+/**
+ * Parses `argv` (without the node executable and script).
+ *
+ * @throws {UsageError} for unknown options or commands, missing or malformed values, and
+ * options that make no sense together.
+ */
+export function parseCommandLine(argv: readonly string[]): Command {
+  const { values, positionals } = parseStrict(argv);
+  if (values.help === true) return { kind: 'help' };
+  if (values.version === true) return { kind: 'version' };
+
+  const [command, ...inputs] = positionals;
+  if (command === undefined) throw new UsageError('missing command (the only one is dedup)');
+  if (command !== 'dedup') throw new UsageError(`unknown command '${command}' (the only one is dedup)`);
+  if (inputs.length === 0) throw new UsageError('dedup needs at least one file, directory or - (standard input)');
+  if (inputs.filter((input) => input === '-').length > 1) {
+    throw new UsageError('- (standard input) can be given only once');
+  }
+  if (values.jsonl !== true && (values.field !== undefined || values.id !== undefined)) {
+    throw new UsageError('--field and --id apply to JSON Lines input: add --jsonl');
+  }
+
+  return {
+    kind: 'dedup',
+    options: {
+      inputs,
+      distance: values.distance === undefined ? DEFAULT_DISTANCE : integerIn(values.distance, '--distance', 0, 64),
+      unit: unitOf(values.unit),
+      size: values.size === undefined ? undefined : integerIn(values.size, '--size', 1, 64),
+      weighting: weightingOf(values.weighting),
+      json: values.json === true,
+      jsonl:
+        values.jsonl === true
+          ? { field: nonEmpty(values.field ?? 'text', '--field'), id: values.id === undefined ? undefined : nonEmpty(values.id, '--id') }
+          : undefined,
+    },
+  };
+}
+
+function parseStrict(argv: readonly string[]) {
+  try {
+    return parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (error) {
+    // node:util reports its own argument errors with ERR_PARSE_ARGS_* codes; anything else is a bug.
+    if (error instanceof Error && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS')) {
+      throw new UsageError(conciseParseError(error.message));
+    }
+    throw error;
+  }
+}
+
+/** node:util's messages suggest `--` for every unknown option, which only confuses here. */
+function conciseParseError(message: string): string {
+  const unknown = /^Unknown option '([^']+)'/.exec(message);
+  if (unknown !== null) return `unknown option ${unknown[1]}`;
+  const missing = /^Option '([^' ]+)[^']*' argument missing/.exec(message);
+  if (missing !== null) return `${missing[1]} needs a value`;
+  return message;
+}
+
+function integerIn(text: string, option: string, min: number, max: number): number {
+  const value = /^\d+$/.test(text) ? Number(text) : Number.NaN;
+  if (!(value >= min && value <= max)) {
+    throw new UsageError(`${option} must be an integer in ${min}..${max}, got '${text}'`);
+  }
+  return value;
+}
+
+function unitOf(text: string | undefined): Unit {
+  if (text === undefined) return 'word';
+  if (text === 'word' || text === 'char') return text;
+  throw new UsageError(`--unit must be word or char, got '${text}'`);
+}
+
+function weightingOf(text: string | undefined): Weighting {
+  if (text === undefined) return DEFAULT_WEIGHTING;
+  if (text === 'tf' || text === 'binary') return text;
+  throw new UsageError(`--weighting must be tf or binary, got '${text}'`);
+}
+
+function nonEmpty(text: string, option: string): string {
+  if (text === '') throw new UsageError(`${option} must not be empty`);
+  return text;
+}

@@ -1,0 +1,98 @@
+/** The dedup command: read, fingerprint, group, report. */
+
+import type { Readable, Writable } from 'node:stream';
+import { init } from '../index.js';
+import type { DedupOptions } from './args.js';
+import { FingerprintCollector } from './fingerprints.js';
+import { groupNearDuplicates } from './groups.js';
+import { ProblemLog } from './problems.js';
+import { type Progress, type ProgressStream, startProgress } from './progress.js';
+import { readDocuments } from './read.js';
+import { type DedupReport, jsonChunks, tableChunks } from './report.js';
+import { type Source, listSources, totalSize } from './sources.js';
+
+/** Shingle sizes the text fingerprint specification v1 uses when `size` is left out. */
+const DEFAULT_SIZE = { word: 3, char: 4 } as const;
+
+/** The streams a run uses; `process` has them all. */
+export interface DedupIo {
+  readonly stdin: Readable;
+  readonly stdout: Writable;
+  readonly stderr: ProgressStream;
+}
+
+/** Runs `dedup` and returns the exit code: 0 when every input was used, 1 when some were skipped. */
+export async function runDedup(options: DedupOptions, io: DedupIo): Promise<number> {
+  await init();
+  let progress: Progress | undefined;
+  const problems = new ProblemLog((text) => (progress === undefined ? io.stderr.write(text) : progress.print(text)));
+  const sources = await listSources(options.inputs, (problem) => problems.report(problem));
+  progress = startProgress(io.stderr, totalSize(sources));
+  let report: DedupReport;
+  try {
+    report = await dedupSources(sources, options, io.stdin, problems, progress);
+  } finally {
+    progress.finish();
+  }
+  await writeAll(io.stdout, options.json ? jsonChunks(report) : tableChunks(report));
+  problems.finish();
+  return problems.count > 0 ? 1 : 0;
+}
+
+async function dedupSources(
+  sources: readonly Source[],
+  options: DedupOptions,
+  stdin: Readable,
+  problems: ProblemLog,
+  progress: Progress,
+): Promise<DedupReport> {
+  const collector = new FingerprintCollector({
+    unit: options.unit,
+    weighting: options.weighting,
+    ...(options.size === undefined ? {} : { size: options.size }),
+  });
+  let documents = 0;
+  for await (const item of readDocuments(sources, options.jsonl, stdin)) {
+    if (item.kind === 'document') {
+      collector.add(item.id, item.text);
+      documents++;
+    } else {
+      problems.report({ input: item.input, reason: item.reason });
+    }
+    progress.advance(item.bytes, documents);
+  }
+  const fingerprinted = collector.finish();
+  progress.step(`grouping ${fingerprinted.ids.length.toLocaleString('en')} fingerprints…`);
+  return {
+    distance: options.distance,
+    unit: options.unit,
+    size: options.size ?? DEFAULT_SIZE[options.unit],
+    weighting: options.weighting,
+    documents,
+    fingerprinted,
+    groups: groupNearDuplicates(fingerprinted.fingerprints, options.distance),
+    skipped: problems.kept,
+    skippedCount: problems.count,
+  };
+}
+
+/**
+ * Writes every chunk, waiting when the stream is full so a large report never piles up in
+ * memory. A reader that goes away early (`| head`) ends the output quietly.
+ */
+async function writeAll(stream: Writable, chunks: Iterable<string>): Promise<void> {
+  let closed = false;
+  const onError = (error: NodeJS.ErrnoException): void => {
+    if (error.code === 'EPIPE') closed = true;
+    else throw error;
+  };
+  stream.on('error', onError);
+  try {
+    for (const chunk of chunks) {
+      if (closed) return;
+      if (!stream.write(chunk)) await new Promise<void>((resolve) => stream.once('drain', resolve).once('error', () => resolve()));
+    }
+  } finally {
+    stream.off('error', onError);
+  }
+}

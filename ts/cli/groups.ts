@@ -1,0 +1,49 @@
+/** Grouping fingerprints into families of near-duplicates. */
+
+import { numDifferingBits } from '../index.js';
+import { clusterRoots } from './clusters.js';
+
+/** One family of near-duplicates: at least two documents. */
+export interface Group {
+  /** Positions of the members, ascending: the first is the family's earliest document. */
+  readonly members: Uint32Array;
+  /** `bits[k]`: how many bits `members[k]`'s fingerprint differs from the first member's. */
+  readonly bits: Uint8Array;
+}
+
+/**
+ * The connected components of the graph linking fingerprints at most `distance` bits apart,
+ * leaving out single documents, ordered by their first member. Members of a group can be more
+ * than `distance` bits from its first member when a chain of closer pairs joins them; in return
+ * the output stays linear in the number of documents however large a family is.
+ */
+export function groupNearDuplicates(fingerprints: BigUint64Array, distance: number): Group[] {
+  const roots = clusterRoots(fingerprints, distance);
+  const n = roots.length;
+  const sizes = new Uint32Array(n);
+  for (let i = 0; i < n; i++) {
+    const root = roots[i] as number;
+    sizes[root] = (sizes[root] as number) + 1;
+  }
+
+  const groups: Group[] = [];
+  const groupOfRoot = new Uint32Array(n);
+  const filled = new Uint32Array(n);
+  for (let i = 0; i < n; i++) {
+    const root = roots[i] as number;
+    const size = sizes[root] as number;
+    if (size < 2) continue;
+    // A root is the smallest position of its component, so its group starts with it.
+    if (root === i) {
+      groupOfRoot[root] = groups.length;
+      groups.push({ members: new Uint32Array(size), bits: new Uint8Array(size) });
+    }
+    const g = groupOfRoot[root] as number;
+    const group = groups[g] as Group;
+    const k = filled[g] as number;
+    filled[g] = k + 1;
+    group.members[k] = i;
+    group.bits[k] = numDifferingBits(fingerprints[root] as bigint, fingerprints[i] as bigint);
+  }
+  return groups;
+}

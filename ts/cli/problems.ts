@@ -1,0 +1,77 @@
+/** Inputs that could not be used: reported on standard error as they happen, and kept for the report. */
+
+/** One input, or one record of an input, that was skipped. */
+export interface Problem {
+  /** The path, `<stdin>`, or `<input>:<line>` for a JSON Lines record. */
+  readonly input: string;
+  readonly reason: string;
+}
+
+/** How many problems are printed, and how many kept for `--json`, before only counting the rest. */
+export interface ProblemLimits {
+  readonly print: number;
+  readonly keep: number;
+}
+
+/**
+ * Collects problems. A corpus with a million malformed records must not print a million lines
+ * nor keep a million objects, so past the limits problems are only counted.
+ */
+export class ProblemLog {
+  readonly #write: (text: string) => void;
+  readonly #limits: ProblemLimits;
+  readonly #kept: Problem[] = [];
+  #count = 0;
+
+  constructor(write: (text: string) => void, limits: ProblemLimits = { print: 50, keep: 10_000 }) {
+    this.#write = write;
+    this.#limits = limits;
+  }
+
+  /** Records a problem and prints it while under the limit. */
+  report(problem: Problem): void {
+    this.#count++;
+    if (this.#count <= this.#limits.print) this.#write(`simhash-wasm: skipped ${problem.input}: ${problem.reason}\n`);
+    if (this.#kept.length < this.#limits.keep) this.#kept.push(problem);
+  }
+
+  /** Number of problems reported. */
+  get count(): number {
+    return this.#count;
+  }
+
+  /** The first problems, up to the `keep` limit. */
+  get kept(): readonly Problem[] {
+    return this.#kept;
+  }
+
+  /** Prints the total when some problems went unprinted. */
+  finish(): void {
+    const unprinted = this.#count - this.#limits.print;
+    if (unprinted > 0) {
+      this.#write(`simhash-wasm: ${unprinted} more skipped input${unprinted === 1 ? '' : 's'} not listed (${this.#count} in all)\n`);
+    }
+  }
+}
+
+/** A short, stable reason for a file-system error (Node's messages repeat the syscall and path). */
+export function describeError(error: unknown): string {
+  const code = error instanceof Error && 'code' in error ? String(error.code) : '';
+  switch (code) {
+    case 'ENOENT':
+      return 'no such file or directory';
+    case 'EACCES':
+    case 'EPERM':
+      return 'permission denied';
+    case 'ENOTDIR':
+      return 'not a directory';
+    case 'ELOOP':
+      return 'too many levels of symbolic links';
+    case 'EISDIR':
+      return 'is a directory';
+    case 'ERR_FS_FILE_TOO_LARGE':
+      return 'file too large to read as one document (split it, or use --jsonl)';
+    default:
+      return error instanceof Error ? error.message : String(error);
+  }
+}

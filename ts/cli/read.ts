@@ -1,0 +1,120 @@
+/** Reading documents from sources: whole files, standard input, or JSON Lines records. */
+
+import { createReadStream } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
+import type { JsonLinesFormat } from './args.js';
+import { BINARY_PROBE_BYTES, looksBinary } from './binary.js';
+import { LineSplitter, parseRecord } from './jsonl.js';
+import { describeError } from './problems.js';
+import { type Source, sourceName } from './sources.js';
+
+/** A document, or an input skipped, with the input bytes consumed since the previous item. */
+export type Item =
+  | { readonly kind: 'document'; readonly id: string; readonly text: string; readonly bytes: number }
+  | { readonly kind: 'skipped'; readonly input: string; readonly reason: string; readonly bytes: number };
+
+/**
+ * Files read ahead of the one being fingerprinted: enough to hide per-file latency on a cold
+ * cache, few enough that memory stays a handful of documents.
+ */
+const READ_AHEAD = 8;
+
+/** Read size for JSON Lines streams. */
+const CHUNK_BYTES = 1 << 20;
+
+/**
+ * Every document of `sources`, in order. Without `jsonl` each source is one document; with it,
+ * each non-blank line of each source is one. At most a few documents are held at a time.
+ */
+export async function* readDocuments(
+  sources: readonly Source[],
+  jsonl: JsonLinesFormat | undefined,
+  stdin: Readable,
+): AsyncGenerator<Item> {
+  if (jsonl === undefined) {
+    yield* readAhead(sources, READ_AHEAD, (source) => readWhole(source, stdin));
+  } else {
+    for (const source of sources) yield* readJsonLines(source, jsonl, stdin);
+  }
+}
+
+/** Like `sources.map(load)` awaited in order, with at most `depth` loads in flight. */
+async function* readAhead<T, R>(items: readonly T[], depth: number, load: (item: T) => Promise<R>): AsyncGenerator<R> {
+  const inFlight: Promise<R>[] = [];
+  let next = 0;
+  for (;;) {
+    while (next < items.length && inFlight.length < depth) inFlight.push(load(items[next++] as T));
+    const first = inFlight.shift();
+    if (first === undefined) return;
+    yield await first;
+  }
+}
+
+/** Never rejects: a failure becomes a skipped item, so read-ahead loads cannot go unhandled. */
+async function readWhole(source: Source, stdin: Readable): Promise<Item> {
+  const name = sourceName(source);
+  let bytes: Uint8Array;
+  try {
+    bytes = source.kind === 'stdin' ? await readAll(stdin) : await readFile(source.path);
+  } catch (error) {
+    return { kind: 'skipped', input: name, reason: describeError(error), bytes: source.kind === 'file' ? (source.size ?? 0) : 0 };
+  }
+  if (looksBinary(bytes)) return { kind: 'skipped', input: name, reason: 'binary file', bytes: bytes.length };
+  return { kind: 'document', id: name, text: decoder.decode(bytes), bytes: bytes.length };
+}
+
+/** Replaces invalid UTF-8 with U+FFFD rather than failing, and drops a leading BOM. */
+const decoder = new TextDecoder('utf-8', { fatal: false });
+
+async function readAll(stream: Readable): Promise<Uint8Array> {
+  const chunks: Uint8Array[] = [];
+  for await (const chunk of stream as AsyncIterable<unknown>) chunks.push(toBytes(chunk));
+  return Buffer.concat(chunks);
+}
+
+/** Readable streams yield Buffers unless an encoding was set; standard input may have one. */
+function toBytes(chunk: unknown): Uint8Array {
+  return typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Uint8Array);
+}
+
+async function* readJsonLines(source: Source, format: JsonLinesFormat, stdin: Readable): AsyncGenerator<Item> {
+  const name = sourceName(source);
+  const stream = source.kind === 'stdin' ? stdin : createReadStream(source.path, { highWaterMark: CHUNK_BYTES });
+  // One decoder per stream: it carries a code point split between chunks.
+  const streamDecoder = new TextDecoder('utf-8', { fatal: false });
+  const lines = new LineSplitter();
+  let lineNumber = 0;
+  let probed = 0;
+  let unreported = 0;
+
+  function* records(texts: Iterable<string>): Generator<Item> {
+    for (const line of texts) {
+      lineNumber++;
+      const parsed = parseRecord(line, format);
+      if (parsed === null) continue;
+      const bytes = unreported;
+      unreported = 0;
+      if ('reason' in parsed) yield { kind: 'skipped', input: `${name}:${lineNumber}`, reason: parsed.reason, bytes };
+      else yield { kind: 'document', id: parsed.id ?? `${name}:${lineNumber}`, text: parsed.text, bytes };
+    }
+  }
+
+  try {
+    for await (const chunk of stream as AsyncIterable<unknown>) {
+      const bytes = toBytes(chunk);
+      if (probed < BINARY_PROBE_BYTES && looksBinary(bytes.subarray(0, BINARY_PROBE_BYTES - probed))) {
+        stream.destroy();
+        yield { kind: 'skipped', input: name, reason: 'binary file', bytes: unreported + bytes.length };
+        return;
+      }
+      probed += bytes.length;
+      unreported += bytes.length;
+      yield* records(lines.push(streamDecoder.decode(bytes, { stream: true })));
+    }
+    yield* records(lines.push(streamDecoder.decode()));
+    yield* records(lines.end());
+  } catch (error) {
+    yield { kind: 'skipped', input: name, reason: describeError(error), bytes: unreported };
+  }
+}

@@ -1,0 +1,44 @@
+/** The text of `--help` and the one-line reminder printed after a usage error. */
+
+import { DEFAULT_DISTANCE, DEFAULT_WEIGHTING } from './args.js';
+
+/** The synopsis, also printed after a usage error. */
+export const USAGE = `usage: simhash-wasm dedup <files | directories | -> [--distance N] [--unit word|char]
+           [--size N] [--weighting binary|tf] [--json] [--jsonl [--field F] [--id F]]`;
+
+/** The full `--help` text. */
+export const HELP = `simhash-wasm: find near-duplicate text documents with SimHash fingerprints.
+
+${USAGE}
+
+Inputs
+  FILE                one document; binary files (a NUL byte in the first KB) are skipped
+  DIRECTORY           every file below it, in name order; names starting with '.' are skipped
+  -                   standard input: one document, or JSON Lines with --jsonl
+  Text is read as UTF-8; invalid bytes become U+FFFD.
+
+Options
+  --distance N        most fingerprint bits (of 64) two near-duplicates differ in,
+                      0..64 (default ${DEFAULT_DISTANCE})
+  --unit word|char    shingle units (default word)
+  --size N            shingle length in units, 1..64 (default 3 for word, 4 for char)
+  --weighting binary|tf
+                      binary: each distinct shingle counts once; tf: every occurrence
+                      counts (default ${DEFAULT_WEIGHTING}; the library's fingerprint() uses tf)
+  --json              print one JSON object instead of a table
+  --jsonl             inputs are JSON Lines: one JSON object per line
+  --field F           the field holding the text (default text); needs --jsonl
+  --id F              the field naming each document (default <input>:<line>); needs --jsonl
+  -h, --help          print this help
+  -v, --version       print the version
+
+Output
+  Groups of near-duplicates: documents linked by chains of pairs at most N bits apart,
+  each listed with its distance in bits from the group's first document. Documents
+  with no words (empty, punctuation only) are listed apart and never grouped.
+
+Exit status
+  0  done, every input read
+  1  done, but some inputs were skipped or unreadable (reported on standard error)
+  2  usage error, or a failure that stopped the run
+`;
