@@ -67,7 +67,7 @@ describe('xxh3 (pure TypeScript) against xxhash-rust 0.8.5', () => {
     const bytes = pattern(3000);
     const view = new DataView(bytes.buffer);
     const out = new Uint32Array(4);
-    const seed = Xxh3Seed.of(0x0123_4567_89ab_cdefn);
+    const seed = new Xxh3Seed(0x0123_4567_89ab_cdefn);
     for (const [start, length] of [[0, 0], [1, 3], [7, 8], [13, 16], [5, 100], [33, 200], [101, 1500]] as const) {
       xxh3Hash(view, start, start + length, seed, out, 2);
       const expected = xxh3(bytes.slice(start, start + length), 0x0123_4567_89ab_cdefn);

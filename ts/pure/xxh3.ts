@@ -95,20 +95,13 @@ const MIX_OFFSETS = 121;
  * of the short and mid paths already combined with the seed, and the long path's secret.
  */
 export class Xxh3Seed {
-  /** The seed's halves. */
-  readonly lo: number;
-  readonly hi: number;
   /** Seed-keyed secret words, laid out as described at {@link MIX} and above it. */
   readonly keys: Uint32Array;
   /** The long path's secret: each 16-byte pair of words of the default one, plus and minus the seed. */
   readonly longSecret: DataView;
 
-  /** Prepares the seed with halves `lo` and `hi` (unsigned 32-bit numbers). */
-  constructor(lo: number, hi: number) {
-    this.lo = lo >>> 0;
-    this.hi = hi >>> 0;
-    // Once per seed, so plain bigint arithmetic.
-    const seed = (BigInt(this.hi) << 32n) | BigInt(this.lo);
+  /** Prepares `seed`, a `bigint` in `0 .. 2^64 - 1` (not checked). Once per seed, so plain bigint arithmetic. */
+  constructor(seed: bigint) {
     const secret = (offset: number): bigint => DEFAULT_SECRET.getBigUint64(offset, true);
     const plus = (value: bigint): bigint => BigInt.asUintN(64, value + seed);
     const minus = (value: bigint): bigint => BigInt.asUintN(64, value - seed);
@@ -127,7 +120,7 @@ export class Xxh3Seed {
     keys[EMPTY + 1] = r[1]!;
 
     set(FLIP_1TO3, plus(BigInt(DEFAULT_SECRET.getUint32(0, true) ^ DEFAULT_SECRET.getUint32(4, true)) & 0xffff_ffffn));
-    const swapped = seed ^ (BigInt(swap32(this.lo)) << 32n);
+    const swapped = seed ^ (BigInt(swap32(Number(seed & 0xffff_ffffn))) << 32n);
     set(FLIP_4TO8, BigInt.asUintN(64, (secret(8) ^ secret(16)) - swapped));
     set(FLIP_9TO16_LO, plus(secret(24) ^ secret(32)));
     set(FLIP_9TO16_HI, minus(secret(40) ^ secret(48)));
@@ -142,11 +135,6 @@ export class Xxh3Seed {
       this.longSecret.setBigUint64(o, plus(secret(o)), true);
       this.longSecret.setBigUint64(o + 8, minus(secret(o + 8)), true);
     }
-  }
-
-  /** The prepared form of a `bigint` seed in `0 .. 2^64 - 1` (not checked). */
-  static of(seed: bigint): Xxh3Seed {
-    return new Xxh3Seed(Number(seed & 0xffff_ffffn), Number((seed >> 32n) & 0xffff_ffffn));
   }
 }
 
@@ -172,13 +160,13 @@ export function xxh3Hash(
 }
 
 /** The last seed {@link prepareSeed} prepared: callers use few distinct seeds, mostly one. */
-let lastSeed = new Xxh3Seed(0, 0);
+let lastSeed = new Xxh3Seed(0n);
 let lastSeedValue = 0n;
 
-/** {@link Xxh3Seed.of}, remembering the last seed prepared. */
+/** A prepared `seed` (unchecked `bigint` in `0 .. 2^64 - 1`), remembering the last one. */
 export function prepareSeed(seed: bigint): Xxh3Seed {
   if (seed !== lastSeedValue) {
-    lastSeed = Xxh3Seed.of(seed);
+    lastSeed = new Xxh3Seed(seed);
     lastSeedValue = seed;
   }
   return lastSeed;
