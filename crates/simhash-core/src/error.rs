@@ -25,6 +25,10 @@ pub enum Error {
     OutOfMemory,
     /// A shingle size outside `1..=64`.
     InvalidShingleSize { size: u32 },
+    /// A query asked for a larger distance than the index answers.
+    QueryDistanceAboveIndex { distance: u32, index_distance: u32 },
+    /// Bytes that are not a saved index.
+    Format(crate::FormatError),
 }
 
 impl fmt::Display for Error {
@@ -50,6 +54,12 @@ impl fmt::Display for Error {
             Error::TooManyPairs { max_pairs } => write!(f, "more than {} pairs", max_pairs),
             Error::OutOfMemory => f.write_str("out of memory"),
             Error::InvalidShingleSize { size } => write!(f, "shingle size must be in 1..=64, got {}", size),
+            Error::QueryDistanceAboveIndex { distance, index_distance } => write!(
+                f,
+                "query distance {} exceeds the index's distance {}",
+                distance, index_distance
+            ),
+            Error::Format(problem) => write!(f, "not a saved index: {}", problem),
         }
     }
 }

@@ -8,9 +8,13 @@
 
 mod clusters;
 mod compute;
+mod crc32;
 mod error;
 mod find_all;
 mod hamming;
+mod id_map;
+mod index;
+mod index_format;
 mod layout;
 mod radix;
 mod table_scan;
@@ -24,4 +28,6 @@ pub use compute::{compute, compute_many, compute_many_weighted, compute_weighted
 pub use error::Error;
 pub use find_all::{find_all, Pairs, Strategy};
 pub use hamming::{bits_differ, hamming_distances};
+pub use index::{Index, Matches};
+pub use index_format::FormatError;
 pub use layout::{binomial, Layout, PermutedTable, Placement, MAX_TABLES};

@@ -10,7 +10,8 @@ use crate::Error;
 /// One fingerprint of a run: its value and its position in the input.
 pub(crate) type Member = (u64, u64);
 
-/// What the scan hands its runs to.
+/// What the scan hands its runs to. Called through `dyn`: one copy of the scan serves every
+/// visitor (the .wasm size matters more than one indirect call per run).
 pub(crate) trait RunVisitor {
     /// Called once per run of at least two fingerprints that may lie within the distance of
     /// one another. `table` is the table the run comes from, or `None` when the run is the whole
@@ -26,11 +27,11 @@ pub(crate) trait RunVisitor {
 /// # Errors
 /// The [`Layout::new`] errors for a bad `(blocks, distance)`; [`Error::OutOfMemory`]; whatever
 /// the visitor returns.
-pub(crate) fn scan<V: RunVisitor>(
+pub(crate) fn scan(
     fingerprints: &[u64],
     distance: u32,
     strategy: Strategy,
-    visitor: &mut V,
+    visitor: &mut dyn RunVisitor,
 ) -> Result<(), Error> {
     match strategy {
         Strategy::Direct => direct(fingerprints, visitor),
@@ -46,7 +47,7 @@ pub(crate) fn position_bits(n: usize) -> u32 {
     (64 - (n.max(2) as u64 - 1).leading_zeros()).max(1)
 }
 
-fn direct<V: RunVisitor>(fingerprints: &[u64], visitor: &mut V) -> Result<(), Error> {
+fn direct(fingerprints: &[u64], visitor: &mut dyn RunVisitor) -> Result<(), Error> {
     if fingerprints.len() < 2 {
         return Ok(());
     }
@@ -56,7 +57,7 @@ fn direct<V: RunVisitor>(fingerprints: &[u64], visitor: &mut V) -> Result<(), Er
     visitor.visit(&run, None)
 }
 
-fn tables<V: RunVisitor>(fingerprints: &[u64], layout: &Layout, visitor: &mut V) -> Result<(), Error> {
+fn tables(fingerprints: &[u64], layout: &Layout, visitor: &mut dyn RunVisitor) -> Result<(), Error> {
     let n = fingerprints.len();
     if n < 2 {
         return Ok(());
@@ -97,13 +98,13 @@ fn n_bits(n: usize) -> u32 {
 
 /// Hands each run of keys with equal sorted bits to the visitor, its members read from
 /// `fingerprints` into `run` so that the visitor reads them contiguously.
-fn visit_runs<V: RunVisitor>(
+fn visit_runs(
     keys: &[u64],
     run_mask: u64,
     fingerprints: &[u64],
     table: &PermutedTable,
     run: &mut Vec<Member>,
-    visitor: &mut V,
+    visitor: &mut dyn RunVisitor,
 ) -> Result<(), Error> {
     let position_mask = !run_mask;
     let mut start = 0;

@@ -6,7 +6,8 @@
 //!
 //! Status codes returned by the `i32` functions:
 //! `0` ok, `1` invalid parameters, `2` out of memory, `3` more pairs than allowed,
-//! `4` lengths or offsets that do not fit together.
+//! `4` lengths or offsets that do not fit together,
+//! `32`–`37` bytes that are not a saved index (32 + the [`simhash_core::FormatError`] discriminant).
 
 // Every unsafe operation gets its own block and its own `SAFETY` comment, even inside
 // `unsafe fn`.
@@ -14,7 +15,7 @@
 
 use core::slice;
 use simhash_core::text::{TextOptions, Unit, Weighting};
-use simhash_core::{Error, Strategy};
+use simhash_core::{Error, Index, Matches, Strategy};
 use std::alloc::{self, Layout};
 
 /// Bumped whenever a signature or a status code changes; the loader refuses other versions.
@@ -32,6 +33,8 @@ fn status(error: Error) -> i32 {
         Error::OutOfMemory => 2,
         Error::TooManyPairs { .. } => 3,
         Error::LengthMismatch | Error::InvalidOffsets | Error::TooManyElements => 4,
+        Error::QueryDistanceAboveIndex { .. } => 1,
+        Error::Format(problem) => 32 + problem as i32,
     }
 }
 
@@ -299,4 +302,256 @@ pub unsafe extern "C" fn sh_u64s_free(ptr: *mut u64, count: usize) {
     // SAFETY: the pointer came from `Box::into_raw` of a boxed slice of `count` elements, as
     // the caller guarantees, so rebuilding the box hands the memory back exactly once.
     drop(unsafe { Box::from_raw(slice::from_raw_parts_mut(ptr, count)) });
+}
+
+/// Writes to `labels[i]` the smallest position of the component of fingerprint `i` within
+/// `distance` bits (`blocks == 0`: compare directly rather than through tables).
+///
+/// # Safety
+/// `fingerprints` points to `len` values and `labels` to `len` writable `u32`.
+#[no_mangle]
+pub unsafe extern "C" fn sh_find_clusters(
+    fingerprints: *const u64,
+    len: usize,
+    distance: u32,
+    blocks: u32,
+    labels: *mut u32,
+) -> i32 {
+    // SAFETY: forwarded caller guarantees.
+    let (fingerprints, labels) = unsafe { (input(fingerprints, len), output(labels, len)) };
+    let strategy = if blocks == 0 { Strategy::Direct } else { Strategy::Blocks(blocks) };
+    to_status(simhash_core::find_clusters(fingerprints, distance, strategy, labels))
+}
+
+/// An index owned by the host through an opaque pointer, with the buffers its answers are
+/// handed over in.
+pub struct IndexHandle {
+    index: Index,
+    matches: Matches,
+    serialized: Vec<u8>,
+    /// What the last call left for the host. After a query:
+    /// `[ids_ptr, distances_ptr, offsets_ptr, count, queries]`; after [`sh_index_serialize`]:
+    /// `[bytes_ptr, bytes_len, ..]`. Its address never changes.
+    answer: [u32; 5],
+}
+
+fn into_handle(index: Index, handle: &mut [u32]) -> i32 {
+    let boxed = Box::new(IndexHandle { index, matches: Matches::default(), serialized: Vec::new(), answer: [0; 5] });
+    handle[0] = Box::into_raw(boxed) as u32;
+    OK
+}
+
+/// # Safety
+/// `handle` must come from [`sh_index_new`] or [`sh_index_deserialize`] and not be freed, and
+/// nothing else may use it while the reference lives.
+unsafe fn index_mut<'a>(handle: u32) -> &'a mut IndexHandle {
+    // SAFETY: guaranteed by the caller (see above).
+    unsafe { &mut *(handle as usize as *mut IndexHandle) }
+}
+
+/// Makes an empty index for `distance` (`blocks == 0`: the host picks the layout later with
+/// [`sh_index_set_blocks`]) and writes its handle to `handle`.
+///
+/// # Safety
+/// `handle` points to 1 writable `u32`.
+#[no_mangle]
+pub unsafe extern "C" fn sh_index_new(distance: u32, blocks: u32, handle: *mut u32) -> i32 {
+    match Index::new(distance, blocks) {
+        // SAFETY: forwarded caller guarantee.
+        Ok(index) => into_handle(index, unsafe { output(handle, 1) }),
+        Err(error) => status(error),
+    }
+}
+
+/// Frees an index.
+///
+/// # Safety
+/// As [`index_mut`]; the handle is invalid afterwards.
+#[no_mangle]
+pub unsafe extern "C" fn sh_index_free(handle: u32) {
+    // SAFETY: the handle came from `Box::into_raw` and is freed once, as the caller guarantees.
+    drop(unsafe { Box::from_raw(handle as usize as *mut IndexHandle) });
+}
+
+/// Address of the index's answer (see [`IndexHandle`]), fixed for its lifetime.
+///
+/// # Safety
+/// As [`index_mut`].
+#[no_mangle]
+pub unsafe extern "C" fn sh_index_answer(handle: u32) -> *const u32 {
+    // SAFETY: forwarded caller guarantee.
+    unsafe { index_mut(handle) }.answer.as_ptr()
+}
+
+/// Number of ids.
+///
+/// # Safety
+/// As [`index_mut`].
+#[no_mangle]
+pub unsafe extern "C" fn sh_index_len(handle: u32) -> u32 {
+    // SAFETY: forwarded caller guarantee.
+    unsafe { index_mut(handle) }.index.len() as u32
+}
+
+/// Blocks of the current layout, 0 when every entry is compared.
+///
+/// # Safety
+/// As [`index_mut`].
+#[no_mangle]
+pub unsafe extern "C" fn sh_index_blocks(handle: u32) -> u32 {
+    // SAFETY: forwarded caller guarantee.
+    unsafe { index_mut(handle) }.index.blocks()
+}
+
+/// The distance and the configured blocks (0: chosen by the host), as `distance << 8 | blocks`.
+///
+/// # Safety
+/// As [`index_mut`].
+#[no_mangle]
+pub unsafe extern "C" fn sh_index_parameters(handle: u32) -> u32 {
+    // SAFETY: forwarded caller guarantee.
+    let index = &unsafe { index_mut(handle) }.index;
+    index.distance() << 8 | index.configured_blocks()
+}
+
+/// 1 if `id` is in the index, else 0.
+///
+/// # Safety
+/// As [`index_mut`].
+#[no_mangle]
+pub unsafe extern "C" fn sh_index_contains(handle: u32, id: u32) -> u32 {
+    // SAFETY: forwarded caller guarantee.
+    u32::from(unsafe { index_mut(handle) }.index.contains(id))
+}
+
+/// Adds or replaces `id`.
+///
+/// # Safety
+/// As [`index_mut`].
+#[no_mangle]
+pub unsafe extern "C" fn sh_index_insert(handle: u32, id: u32, fingerprint: u64) -> i32 {
+    // SAFETY: forwarded caller guarantee.
+    to_status(unsafe { index_mut(handle) }.index.insert(id, fingerprint).map(drop))
+}
+
+/// Adds or replaces `ids[k]` with `fingerprints[k]`, in order.
+///
+/// # Safety
+/// As [`index_mut`]; `ids` and `fingerprints` each point to `len` values.
+#[no_mangle]
+pub unsafe extern "C" fn sh_index_insert_many(handle: u32, ids: *const u32, fingerprints: *const u64, len: usize) -> i32 {
+    // SAFETY: forwarded caller guarantees.
+    let (target, ids, fingerprints) = unsafe { (index_mut(handle), input(ids, len), input(fingerprints, len)) };
+    to_status(target.index.insert_many(ids, fingerprints))
+}
+
+/// Removes `id`: 1 if it was there, else 0.
+///
+/// # Safety
+/// As [`index_mut`].
+#[no_mangle]
+pub unsafe extern "C" fn sh_index_remove(handle: u32, id: u32) -> u32 {
+    // SAFETY: forwarded caller guarantee.
+    u32::from(unsafe { index_mut(handle) }.index.remove(id))
+}
+
+/// Rebuilds the tables with `blocks` blocks (0: compare every entry).
+///
+/// # Safety
+/// As [`index_mut`].
+#[no_mangle]
+pub unsafe extern "C" fn sh_index_set_blocks(handle: u32, blocks: u32) -> i32 {
+    // SAFETY: forwarded caller guarantee.
+    to_status(unsafe { index_mut(handle) }.index.set_blocks(blocks))
+}
+
+fn answer_matches(target: &mut IndexHandle, result: Result<(), Error>) -> i32 {
+    if let Err(error) = result {
+        return status(error);
+    }
+    let matches = &target.matches;
+    target.answer = [
+        matches.ids.as_ptr() as u32,
+        matches.distances.as_ptr() as u32,
+        matches.offsets.as_ptr() as u32,
+        matches.ids.len() as u32,
+        matches.offsets.len() as u32 - 1,
+    ];
+    OK
+}
+
+/// The ids within `distance` of `fingerprint`, sorted by (distance, id), at most `limit`; on
+/// success the answer describes them (see [`IndexHandle`]) until the next call on the index.
+///
+/// # Safety
+/// As [`index_mut`].
+#[no_mangle]
+pub unsafe extern "C" fn sh_index_query(handle: u32, fingerprint: u64, distance: u32, limit: u32) -> i32 {
+    // SAFETY: forwarded caller guarantee.
+    let target = unsafe { index_mut(handle) };
+    let result = target.index.query(fingerprint, distance, limit, &mut target.matches);
+    answer_matches(target, result)
+}
+
+/// [`sh_index_query`] for `len` fingerprints at once; the answer's offsets separate them.
+///
+/// # Safety
+/// As [`index_mut`]; `fingerprints` points to `len` values.
+#[no_mangle]
+pub unsafe extern "C" fn sh_index_query_many(
+    handle: u32,
+    fingerprints: *const u64,
+    len: usize,
+    distance: u32,
+    limit: u32,
+) -> i32 {
+    // SAFETY: forwarded caller guarantees.
+    let (target, fingerprints) = unsafe { (index_mut(handle), input(fingerprints, len)) };
+    let result = target.index.query_many(fingerprints, distance, limit, &mut target.matches);
+    answer_matches(target, result)
+}
+
+/// Serializes the index; on success the answer holds `[bytes_ptr, bytes_len]`, valid until
+/// [`sh_index_release_bytes`] or the next serialization.
+///
+/// # Safety
+/// As [`index_mut`].
+#[no_mangle]
+pub unsafe extern "C" fn sh_index_serialize(handle: u32) -> i32 {
+    // SAFETY: forwarded caller guarantee.
+    let target = unsafe { index_mut(handle) };
+    match target.index.serialize() {
+        Ok(bytes) => {
+            target.serialized = bytes;
+            target.answer[0] = target.serialized.as_ptr() as u32;
+            target.answer[1] = target.serialized.len() as u32;
+            OK
+        }
+        Err(error) => status(error),
+    }
+}
+
+/// Frees the bytes of the last serialization.
+///
+/// # Safety
+/// As [`index_mut`].
+#[no_mangle]
+pub unsafe extern "C" fn sh_index_release_bytes(handle: u32) {
+    // SAFETY: forwarded caller guarantee.
+    unsafe { index_mut(handle) }.serialized = Vec::new();
+}
+
+/// Loads an index from `len` bytes and writes its handle to `handle`. Bytes that are not a
+/// saved index give status 32 + the [`simhash_core::FormatError`] discriminant.
+///
+/// # Safety
+/// `bytes` points to `len` bytes; `handle` to 1 writable `u32`.
+#[no_mangle]
+pub unsafe extern "C" fn sh_index_deserialize(bytes: *const u8, len: usize, handle: *mut u32) -> i32 {
+    // SAFETY: forwarded caller guarantees.
+    let (bytes, handle) = unsafe { (input(bytes, len), output(handle, 1)) };
+    match Index::deserialize(bytes) {
+        Ok(index) => into_handle(index, handle),
+        Err(error) => status(error),
+    }
 }

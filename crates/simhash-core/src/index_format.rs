@@ -1,0 +1,267 @@
+//! The byte format of a saved index, version 1. All integers little-endian:
+//!
+//! | offset | bytes | field |
+//! |---|---|---|
+//! | 0 | 8 | magic `89 53 48 49 44 58 0D 0A` (`\x89SHIDX\r\n`) |
+//! | 8 | 2 | format version, 1 |
+//! | 10 | 1 | distance the index answers queries for, `0..=64` |
+//! | 11 | 1 | blocks: 0 when chosen by the planner, else `distance < blocks <= 64` |
+//! | 12 | 4 | n, the number of entries |
+//! | 16 | 8 n | fingerprints, in the order of the ids |
+//! | 16 + 8 n | 4 n | ids, strictly increasing |
+//! | 16 + 12 n | 4 | CRC-32 (zlib's) of every byte before it |
+//!
+//! Only the entries are stored, never the tables: loading rebuilds them, so bytes cannot make
+//! an index answer wrongly, and the format does not change with the tables' internals. Sorting
+//! by id makes the bytes canonical: equal contents give equal bytes, whichever implementation
+//! wrote them.
+
+use crate::crc32::crc32;
+use crate::layout::{binomial, MAX_TABLES};
+use crate::Error;
+
+/// The first 8 bytes: a high byte (caught by 7-bit channels), a name, and CR LF (caught by
+/// line-ending conversion), as PNG does.
+const MAGIC: [u8; 8] = [0x89, b'S', b'H', b'I', b'D', b'X', b'\r', b'\n'];
+
+/// The version this crate writes and reads.
+const VERSION: u16 = 1;
+
+/// Bytes before the fingerprints.
+const HEADER_BYTES: usize = 16;
+
+/// Bytes of an index of `n` entries.
+fn encoded_len(n: usize) -> u64 {
+    HEADER_BYTES as u64 + 12 * n as u64 + 4
+}
+
+/// Why bytes are not a saved index. The discriminants are part of the WebAssembly boundary.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FormatError {
+    /// The bytes do not start with [`MAGIC`]: something else entirely.
+    Magic = 0,
+    /// A version this crate cannot read.
+    Version = 1,
+    /// Fewer or more bytes than the header announces (or too few for a header).
+    Length = 2,
+    /// The checksum does not match: the bytes were damaged.
+    Checksum = 3,
+    /// The distance or blocks field is out of range.
+    Header = 4,
+    /// The ids are not strictly increasing.
+    Ids = 5,
+}
+
+impl core::fmt::Display for FormatError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(match self {
+            FormatError::Magic => "it does not start with the index magic bytes",
+            FormatError::Version => "its format version is not 1",
+            FormatError::Length => "its length does not match its header",
+            FormatError::Checksum => "its checksum does not match: the bytes are damaged",
+            FormatError::Header => "its distance or blocks field is out of range",
+            FormatError::Ids => "its ids are not strictly increasing",
+        })
+    }
+}
+
+/// A decoded index: its parameters and entries, read in place.
+pub(crate) struct Decoded<'a> {
+    pub(crate) distance: u32,
+    /// 0 when the planner chooses.
+    pub(crate) blocks: u32,
+    fingerprints: &'a [u8],
+    ids: &'a [u8],
+}
+
+impl Decoded<'_> {
+    /// Number of entries.
+    pub(crate) fn len(&self) -> usize {
+        self.ids.len() / 4
+    }
+
+    /// The entries as `(id, fingerprint)`, in increasing id order.
+    pub(crate) fn entries(&self) -> impl Iterator<Item = (u32, u64)> + '_ {
+        self.ids.chunks_exact(4).zip(self.fingerprints.chunks_exact(8)).map(|(id, fingerprint)| {
+            (
+                u32::from_le_bytes([id[0], id[1], id[2], id[3]]),
+                u64::from_le_bytes([
+                    fingerprint[0],
+                    fingerprint[1],
+                    fingerprint[2],
+                    fingerprint[3],
+                    fingerprint[4],
+                    fingerprint[5],
+                    fingerprint[6],
+                    fingerprint[7],
+                ]),
+            )
+        })
+    }
+}
+
+/// Checks and decodes `bytes`, in the order that gives the most telling error: magic,
+/// version, length, checksum, then the fields the checksum cannot vouch for.
+///
+/// # Errors
+/// [`Error::Format`] with the first problem found.
+pub(crate) fn decode(bytes: &[u8]) -> Result<Decoded<'_>, Error> {
+    let fail = |problem| Err(Error::Format(problem));
+    let magic_len = bytes.len().min(MAGIC.len());
+    if bytes[..magic_len] != MAGIC[..magic_len] {
+        return fail(FormatError::Magic);
+    }
+    if bytes.len() < HEADER_BYTES {
+        return fail(FormatError::Length);
+    }
+    if u16::from_le_bytes([bytes[8], bytes[9]]) != VERSION {
+        return fail(FormatError::Version);
+    }
+    let n = u32::from_le_bytes([bytes[12], bytes[13], bytes[14], bytes[15]]) as usize;
+    if bytes.len() as u64 != encoded_len(n) {
+        return fail(FormatError::Length);
+    }
+    let (body, stored) = bytes.split_at(bytes.len() - 4);
+    if crc32(body) != u32::from_le_bytes([stored[0], stored[1], stored[2], stored[3]]) {
+        return fail(FormatError::Checksum);
+    }
+    let distance = u32::from(bytes[10]);
+    let blocks = u32::from(bytes[11]);
+    if distance > 64 || (blocks != 0 && !valid_blocks(blocks, distance)) {
+        return fail(FormatError::Header);
+    }
+    let (fingerprints, ids) = body[HEADER_BYTES..].split_at(8 * n);
+    let decoded = Decoded { distance, blocks, fingerprints, ids };
+    let mut previous: Option<u32> = None;
+    for (id, _) in decoded.entries() {
+        if previous.map_or(false, |p| id <= p) {
+            return fail(FormatError::Ids);
+        }
+        previous = Some(id);
+    }
+    Ok(decoded)
+}
+
+fn valid_blocks(blocks: u32, distance: u32) -> bool {
+    distance < blocks && blocks <= 64 && binomial(u64::from(blocks), u64::from(distance)) <= MAX_TABLES
+}
+
+/// The bytes of an index with these parameters and the `n` entries `entry(0) .. entry(n - 1)`
+/// as `(id, fingerprint)`, ids strictly increasing.
+///
+/// # Errors
+/// [`Error::TooManyElements`] beyond `u32::MAX` entries; [`Error::OutOfMemory`].
+pub(crate) fn encode(distance: u32, blocks: u32, n: usize, entry: impl Fn(usize) -> (u32, u64)) -> Result<Vec<u8>, Error> {
+    if n > u32::MAX as usize {
+        return Err(Error::TooManyElements);
+    }
+    let len = usize::try_from(encoded_len(n)).map_err(|_| Error::OutOfMemory)?;
+    let mut bytes = Vec::new();
+    bytes.try_reserve_exact(len).map_err(|_| Error::OutOfMemory)?;
+    bytes.extend_from_slice(&MAGIC);
+    bytes.extend_from_slice(&VERSION.to_le_bytes());
+    // Both fit a byte: the index checked them when it was made.
+    bytes.push(distance as u8);
+    bytes.push(blocks as u8);
+    bytes.extend_from_slice(&(n as u32).to_le_bytes());
+    for k in 0..n {
+        bytes.extend_from_slice(&entry(k).1.to_le_bytes());
+    }
+    for k in 0..n {
+        bytes.extend_from_slice(&entry(k).0.to_le_bytes());
+    }
+    let checksum = crc32(&bytes);
+    bytes.extend_from_slice(&checksum.to_le_bytes());
+    Ok(bytes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_rng::Rng;
+
+    fn sample(rng: &mut Rng, n: usize) -> (Vec<u32>, Vec<u64>) {
+        let mut ids: Vec<u32> = (0..n).map(|_| rng.next() as u32).collect();
+        ids.sort_unstable();
+        ids.dedup();
+        let fingerprints = ids.iter().map(|_| rng.next()).collect();
+        (ids, fingerprints)
+    }
+
+    fn problem(bytes: &[u8]) -> Option<FormatError> {
+        match decode(bytes) {
+            Ok(_) => None,
+            Err(Error::Format(p)) => Some(p),
+            Err(other) => panic!("unexpected error {:?}", other),
+        }
+    }
+
+    #[test]
+    fn round_trips() {
+        let mut rng = Rng::new(31);
+        for n in [0, 1, 2, 100] {
+            let (ids, fingerprints) = sample(&mut rng, n);
+            let bytes = encode(3, 5, ids.len(), |k| (ids[k], fingerprints[k])).unwrap();
+            assert_eq!(bytes.len() as u64, encoded_len(ids.len()));
+            let decoded = decode(&bytes).unwrap();
+            assert_eq!((decoded.distance, decoded.blocks, decoded.len()), (3, 5, ids.len()));
+            let entries: Vec<(u32, u64)> = decoded.entries().collect();
+            assert_eq!(entries, ids.iter().copied().zip(fingerprints.iter().copied()).collect::<Vec<_>>());
+        }
+    }
+
+    #[test]
+    fn names_each_problem() {
+        let mut rng = Rng::new(32);
+        let (ids, fingerprints) = sample(&mut rng, 10);
+        let good = encode(3, 0, ids.len(), |k| (ids[k], fingerprints[k])).unwrap();
+        assert_eq!(problem(b""), Some(FormatError::Length));
+        assert_eq!(problem(&good[..5]), Some(FormatError::Length));
+        assert_eq!(problem(b"PK\x03\x04 a zip file"), Some(FormatError::Magic));
+        assert_eq!(problem(&good[..15]), Some(FormatError::Length));
+        assert_eq!(problem(&good[..good.len() - 1]), Some(FormatError::Length));
+        let mut longer = good.clone();
+        longer.push(0);
+        assert_eq!(problem(&longer), Some(FormatError::Length));
+        let mut version = good.clone();
+        version[8] = 2;
+        assert_eq!(problem(&version), Some(FormatError::Version));
+        for at in 10..good.len() {
+            let mut flipped = good.clone();
+            flipped[at] ^= 0x10;
+            let p = problem(&flipped);
+            // The count field changes the expected length before the checksum is looked at.
+            assert!(p == Some(FormatError::Checksum) || (12..16).contains(&at) && p == Some(FormatError::Length), "byte {} gave {:?}", at, p);
+        }
+        let resealed = |mut bytes: Vec<u8>| {
+            let end = bytes.len() - 4;
+            let checksum = crc32(&bytes[..end]);
+            bytes[end..].copy_from_slice(&checksum.to_le_bytes());
+            bytes
+        };
+        let mut distance = good.clone();
+        distance[10] = 65;
+        assert_eq!(problem(&resealed(distance)), Some(FormatError::Header));
+        let mut blocks = good.clone();
+        blocks[11] = 3;
+        assert_eq!(problem(&resealed(blocks)), Some(FormatError::Header));
+        let mut tables = good.clone();
+        (tables[10], tables[11]) = (32, 64);
+        assert_eq!(problem(&resealed(tables)), Some(FormatError::Header));
+        let mut repeated = ids.clone();
+        repeated[4] = repeated[3];
+        assert_eq!(problem(&encode(3, 0, repeated.len(), |k| (repeated[k], fingerprints[k])).unwrap()), Some(FormatError::Ids));
+    }
+
+    #[test]
+    fn random_bytes_are_refused_without_panicking() {
+        let mut rng = Rng::new(33);
+        for len in 0..300 {
+            let mut bytes: Vec<u8> = (0..len).map(|_| rng.next() as u8).collect();
+            if len >= 8 && rng.below(2) == 0 {
+                bytes[..8].copy_from_slice(&MAGIC);
+            }
+            assert!(decode(&bytes).is_err());
+        }
+    }
+}
