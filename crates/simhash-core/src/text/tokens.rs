@@ -1,6 +1,6 @@
 //! Splitting UTF-8 text into tokens (specification v1, steps 3 and 4).
 
-use super::classes::{MARK, RANGES, SEPARATOR, WORD};
+use super::classes::{MARK, RUN_STARTS, SEPARATOR, WORD};
 #[cfg(test)]
 use super::classes::UNSEGMENTED;
 
@@ -9,18 +9,10 @@ pub fn class_of(code_point: u32) -> u8 {
     if code_point < 0x80 {
         return ASCII[code_point as usize];
     }
-    match RANGES.binary_search_by(|&(first, last, _)| {
-        if last < code_point {
-            core::cmp::Ordering::Less
-        } else if first > code_point {
-            core::cmp::Ordering::Greater
-        } else {
-            core::cmp::Ordering::Equal
-        }
-    }) {
-        Ok(index) => RANGES[index].2,
-        Err(_) => SEPARATOR,
-    }
+    // The last run starting at or before the code point.
+    let key = code_point << 2 | 3;
+    let index = RUN_STARTS.partition_point(|&start| start <= key);
+    (RUN_STARTS[index.saturating_sub(1)] & 3) as u8
 }
 
 /// ASCII letters and digits are words; the rest of ASCII separates.
