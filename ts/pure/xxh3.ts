@@ -3,9 +3,8 @@
  * the WebAssembly build computes it), in 32-bit halves: `bigint` arithmetic allocates, and the
  * text fingerprint hashes every token and every shingle.
  *
- * 64-bit values travel as `(lo, hi)` pairs of unsigned 32-bit numbers. Helpers that produce a
- * 64-bit value leave it in the registers {@link r}: a returned pair would be an allocation per
- * call.
+ * 64-bit values travel as `(lo, hi)` pairs of unsigned 32-bit numbers; products of 32-bit halves
+ * take `Math.imul` for the low word and a double multiplication for the high one.
  */
 
 const TWO32 = 4294967296;
@@ -62,14 +61,17 @@ const DEFAULT_SECRET = new DataView(
 );
 
 /**
- * Registers of the 64-bit helpers, which work on them in place: the value at 0 (low half) and 1
- * (high half), a second operand at 2 and 3. Passing halves as arguments instead would box each
- * one above 2^30 into a fresh heap number wherever the engine does not inline the helper.
+ * Where the helpers that make a 64-bit value leave it, and the avalanches find it: low half at
+ * 0, high half at 1. Halves passed as arguments or returned would be boxed into a fresh heap
+ * number each (above 2^30) wherever the engine does not inline the helper, which depends on its
+ * budget; so every helper takes only offsets and arrays, and its arithmetic stays in locals.
  */
-const r = new Uint32Array(4);
+const r = new Uint32Array(2);
 
 /** The long path's eight 64-bit accumulators, as halves; reused by every long hash. */
 const acc = new Uint32Array(16);
+/** Two accumulators at a time as little-endian bytes, the form {@link mix} reads. */
+const accBytes = new DataView(new ArrayBuffer(64));
 
 /** `length * PRIME64_1` modulo 2^64 for every length of the short and mid paths, as halves. */
 const LENGTH_PRIME = new Uint32Array(2 * 241);
@@ -99,6 +101,8 @@ export class Xxh3Seed {
   readonly keys: Uint32Array;
   /** The long path's secret: each 16-byte pair of words of the default one, plus and minus the seed. */
   readonly longSecret: DataView;
+  /** The long path's secret words from byte 11 on, which its final merge keys with. */
+  readonly mergeKeys: Uint32Array;
 
   /** Prepares `seed`, a `bigint` in `0 .. 2^64 - 1` (not checked). Once per seed, so plain bigint arithmetic. */
   constructor(seed: bigint) {
@@ -135,6 +139,7 @@ export class Xxh3Seed {
       this.longSecret.setBigUint64(o, plus(secret(o)), true);
       this.longSecret.setBigUint64(o + 8, minus(secret(o + 8)), true);
     }
+    this.mergeKeys = Uint32Array.from({ length: 16 }, (_, w) => this.longSecret.getUint32(MERGE_SECRET + 4 * w, true));
   }
 }
 
@@ -154,7 +159,7 @@ export function xxh3Hash(
   if (length <= 16) hashUpTo16(input, start, length, seed.keys);
   else if (length <= 128) hash17To128(input, start, length, seed.keys);
   else if (length <= 240) hash129To240(input, start, length, seed.keys);
-  else hashLong(input, start, length, seed.longSecret);
+  else hashLong(input, start, length, seed);
   out[at] = r[0]!;
   out[at + 1] = r[1]!;
 }
@@ -189,11 +194,7 @@ function hashUpTo16(v: DataView, p: number, length: number, keys: Uint32Array): 
     const lo1 = v.getUint32(p + 4, true) ^ keys[FLIP_9TO16_LO + 1]!;
     const hi0 = (v.getUint32(p + length - 8, true) ^ keys[FLIP_9TO16_HI]!) >>> 0;
     const hi1 = v.getUint32(p + length - 4, true) ^ keys[FLIP_9TO16_HI + 1]!;
-    r[0] = lo0;
-    r[1] = lo1;
-    r[2] = hi0;
-    r[3] = hi1;
-    fold128();
+    mix(v, p, p + length - 8, keys, FLIP_9TO16_LO);
     // length + swap64(lo) + hi + fold, the low halves' carries going into the high half.
     const sumLo = length + swap32(lo1) + hi0 + r[0]!;
     r[0] = sumLo;
@@ -224,7 +225,8 @@ function hash17To128(v: DataView, p: number, length: number, keys: Uint32Array):
   const mixes = 2 * (((length - 1) >>> 5) + 1);
   for (let m = 0; m < mixes; m++) {
     const inward = 16 * (m >>> 1);
-    mix16(v, (m & 1) === 0 ? p + inward : p + length - 16 - inward, keys, 16 * m);
+    const at = (m & 1) === 0 ? p + inward : p + length - 16 - inward;
+    mix(v, at, at + 8, keys, MIX + 64 * m);
     lo += r[0]!;
     hi += r[1]!;
   }
@@ -250,7 +252,8 @@ function hash129To240(v: DataView, p: number, length: number, keys: Uint32Array)
     }
     const last = i === rounds;
     const offset = last ? MID_LAST_SECRET : i < 8 ? 16 * i : 16 * (i - 8) + MID_ROUND_SECRET;
-    mix16(v, last ? p + length - 16 : p + 16 * i, keys, offset);
+    const at = last ? p + length - 16 : p + 16 * i;
+    mix(v, at, at + 8, keys, MIX + 4 * offset);
     lo += r[0]!;
     hi += r[1]!;
   }
@@ -260,19 +263,33 @@ function hash129To240(v: DataView, p: number, length: number, keys: Uint32Array)
 }
 
 /**
- * The 128-bit product of the two input words at byte `p` xor-ed with the seed-keyed secret at
- * byte `offset`, folded to 64 bits, into `r`.
+ * The 128-bit product of the input words at bytes `p` and `q`, each xor-ed with a 64-bit key
+ * from `keys[k ..]`, folded to 64 bits (low half xor high half), into `r`.
  */
-function mix16(v: DataView, p: number, keys: Uint32Array, offset: number): void {
-  const k = MIX + 4 * offset;
-  r[0] = v.getUint32(p, true) ^ keys[k]!;
-  r[1] = v.getUint32(p + 4, true) ^ keys[k + 1]!;
-  r[2] = v.getUint32(p + 8, true) ^ keys[k + 2]!;
-  r[3] = v.getUint32(p + 12, true) ^ keys[k + 3]!;
-  fold128();
+function mix(v: DataView, p: number, q: number, keys: Uint32Array, k: number): void {
+  const aLo = (v.getUint32(p, true) ^ keys[k]!) >>> 0;
+  const aHi = (v.getUint32(p + 4, true) ^ keys[k + 1]!) >>> 0;
+  const bLo = (v.getUint32(q, true) ^ keys[k + 2]!) >>> 0;
+  const bHi = (v.getUint32(q + 4, true) ^ keys[k + 3]!) >>> 0;
+  const p0Lo = Math.imul(aLo, bLo) >>> 0;
+  const p0Hi = mulHi(aLo, bLo, p0Lo);
+  const p1Lo = Math.imul(aLo, bHi) >>> 0;
+  const p1Hi = mulHi(aLo, bHi, p1Lo);
+  const p2Lo = Math.imul(aHi, bLo) >>> 0;
+  const p2Hi = mulHi(aHi, bLo, p2Lo);
+  const p3Lo = Math.imul(aHi, bHi) >>> 0;
+  const p3Hi = mulHi(aHi, bHi, p3Lo);
+  // 32-bit columns of the product; each sum stays far below 2^53.
+  const s1 = p0Hi + p1Lo + p2Lo;
+  const w1 = s1 >>> 0;
+  const s2 = p1Hi + p2Hi + p3Lo + (s1 - w1) * INV_TWO32;
+  const w2 = s2 >>> 0;
+  r[0] = p0Lo ^ w2;
+  r[1] = w1 ^ (p3Hi + (s2 - w2) * INV_TWO32);
 }
 
-function hashLong(v: DataView, p: number, length: number, secret: DataView): void {
+function hashLong(v: DataView, p: number, length: number, seed: Xxh3Seed): void {
+  const secret = seed.longSecret;
   acc.set(INITIAL_ACC);
   const blocks = Math.floor((length - 1) / BLOCK);
   for (let b = 0; b < blocks; b++) {
@@ -285,18 +302,13 @@ function hashLong(v: DataView, p: number, length: number, secret: DataView): voi
   for (let s = 0; s < stripes; s++) accumulate(v, tailStart + s * STRIPE, secret, 8 * s);
   accumulate(v, p + length - STRIPE, secret, LAST_STRIPE_SECRET);
 
-  r[0] = length;
-  r[1] = Math.floor(length * INV_TWO32);
-  mulBy(PRIME64_1_LO, PRIME64_1_HI);
-  let lo = r[0]!;
-  let hi = r[1]!;
+  const lengthLo = length >>> 0;
+  let lo = Math.imul(lengthLo, PRIME64_1_LO) >>> 0;
+  let hi = mulHi(lengthLo, PRIME64_1_LO, lo) + Math.imul(lengthLo, PRIME64_1_HI);
+  hi += Math.imul(Math.floor(length * INV_TWO32), PRIME64_1_LO);
   for (let i = 0; i < 4; i++) {
-    const o = MERGE_SECRET + 16 * i;
-    r[0] = acc[4 * i]! ^ secret.getUint32(o, true);
-    r[1] = acc[4 * i + 1]! ^ secret.getUint32(o + 4, true);
-    r[2] = acc[4 * i + 2]! ^ secret.getUint32(o + 8, true);
-    r[3] = acc[4 * i + 3]! ^ secret.getUint32(o + 12, true);
-    fold128();
+    for (let w = 0; w < 4; w++) accBytes.setUint32(16 * i + 4 * w, acc[4 * i + w]!, true);
+    mix(accBytes, 16 * i, 16 * i + 8, seed.mergeKeys, 4 * i);
     lo += r[0]!;
     hi += r[1]!;
   }
@@ -354,72 +366,51 @@ function mulHi(a: number, b: number, low: number): number {
   return ((a * b - low) * INV_TWO32 + 0.5) >>> 0;
 }
 
-/** `r[0..1] *= (bLo, bHi)` modulo 2^64. */
-function mulBy(bLo: number, bHi: number): void {
-  const aLo = r[0]!;
-  const low = Math.imul(aLo, bLo) >>> 0;
-  r[1] = mulHi(aLo, bLo, low) + Math.imul(aLo, bHi) + Math.imul(r[1]!, bLo);
-  r[0] = low;
-}
-
-/** `r[0..1]` = the 128-bit product of `r[0..1]` and `r[2..3]`, its low and high halves xor-ed. */
-function fold128(): void {
-  const aLo = r[0]!;
-  const aHi = r[1]!;
-  const bLo = r[2]!;
-  const bHi = r[3]!;
-  const p0Lo = Math.imul(aLo, bLo) >>> 0;
-  const p0Hi = mulHi(aLo, bLo, p0Lo);
-  const p1Lo = Math.imul(aLo, bHi) >>> 0;
-  const p1Hi = mulHi(aLo, bHi, p1Lo);
-  const p2Lo = Math.imul(aHi, bLo) >>> 0;
-  const p2Hi = mulHi(aHi, bLo, p2Lo);
-  const p3Lo = Math.imul(aHi, bHi) >>> 0;
-  const p3Hi = mulHi(aHi, bHi, p3Lo);
-  // 32-bit columns of the product; each sum stays far below 2^53.
-  const s1 = p0Hi + p1Lo + p2Lo;
-  const w1 = s1 >>> 0;
-  const s2 = p1Hi + p2Hi + p3Lo + (s1 - w1) * INV_TWO32;
-  const w2 = s2 >>> 0;
-  r[0] = p0Lo ^ w2;
-  r[1] = w1 ^ (p3Hi + (s2 - w2) * INV_TWO32);
-}
-
 function swap32(x: number): number {
   return (((x & 0xff) << 24) | ((x & 0xff00) << 8) | ((x >>> 8) & 0xff00) | (x >>> 24)) >>> 0;
 }
 
-/** XXH3's final mix of `r[0..1]`: `h ^= h >> 37; h *= PRIME_MX1; h ^= h >> 32`. */
+/** XXH3's final mix of `r`: `h ^= h >> 37; h *= PRIME_MX1; h ^= h >> 32`. */
 function avalanche3(): void {
-  r[0] = r[0]! ^ (r[1]! >>> 5);
-  mulBy(PRIME_MX1_LO, PRIME_MX1_HI);
-  r[0] = r[0]! ^ r[1]!;
+  const hi = r[1]!;
+  const lo = (r[0]! ^ (hi >>> 5)) >>> 0;
+  const productLo = Math.imul(lo, PRIME_MX1_LO) >>> 0;
+  const productHi = (mulHi(lo, PRIME_MX1_LO, productLo) + Math.imul(lo, PRIME_MX1_HI) + Math.imul(hi, PRIME_MX1_LO)) >>> 0;
+  r[0] = productLo ^ productHi;
+  r[1] = productHi;
 }
 
-/** XXH64's final mix of `r[0..1]`, used by XXH3 for inputs of 0 to 3 bytes. */
+/** XXH64's final mix of `r`, which XXH3 uses for inputs of 0 to 3 bytes. */
 function avalanche64(): void {
-  r[0] = r[0]! ^ (r[1]! >>> 1);
-  mulBy(PRIME64_2_LO, PRIME64_2_HI);
-  const lo = r[0]!;
-  const hi = r[1]!;
-  r[0] = lo ^ ((lo >>> 29) | (hi << 3));
-  r[1] = hi ^ (hi >>> 29);
-  mulBy(PRIME64_3_LO, PRIME64_3_HI);
-  r[0] = r[0]! ^ r[1]!;
+  // h ^= h >> 33; h *= PRIME64_2
+  let hi = r[1]!;
+  let lo = (r[0]! ^ (hi >>> 1)) >>> 0;
+  let productLo = Math.imul(lo, PRIME64_2_LO) >>> 0;
+  let productHi = (mulHi(lo, PRIME64_2_LO, productLo) + Math.imul(lo, PRIME64_2_HI) + Math.imul(hi, PRIME64_2_LO)) >>> 0;
+  // h ^= h >> 29; h *= PRIME64_3
+  lo = (productLo ^ ((productLo >>> 29) | (productHi << 3))) >>> 0;
+  hi = (productHi ^ (productHi >>> 29)) >>> 0;
+  productLo = Math.imul(lo, PRIME64_3_LO) >>> 0;
+  productHi = (mulHi(lo, PRIME64_3_LO, productLo) + Math.imul(lo, PRIME64_3_HI) + Math.imul(hi, PRIME64_3_LO)) >>> 0;
+  // h ^= h >> 32
+  r[0] = productLo ^ productHi;
+  r[1] = productHi;
 }
 
-/** XXH3's stronger final mix of `r[0..1]` for inputs of 4 to 8 bytes ("rrmxmx"). */
+/** XXH3's stronger final mix of `r` for inputs of 4 to 8 bytes ("rrmxmx"). */
 function rrmxmx(length: number): void {
-  const lo = r[0]!;
-  const hi = r[1]!;
-  // h ^= rotl(h, 49) ^ rotl(h, 24)
-  r[0] = lo ^ ((hi << 17) | (lo >>> 15)) ^ ((lo << 24) | (hi >>> 8));
-  r[1] = hi ^ ((lo << 17) | (hi >>> 15)) ^ ((hi << 24) | (lo >>> 8));
-  mulBy(PRIME_MX2_LO, PRIME_MX2_HI);
-  // h ^= (h >> 35) + length: the sum is below 2^32, so no carry.
-  r[0] = r[0]! ^ ((r[1]! >>> 3) + length);
-  mulBy(PRIME_MX2_LO, PRIME_MX2_HI);
+  const l = r[0]!;
+  const h = r[1]!;
+  // h ^= rotl(h, 49) ^ rotl(h, 24); h *= PRIME_MX2
+  let lo = (l ^ ((h << 17) | (l >>> 15)) ^ ((l << 24) | (h >>> 8))) >>> 0;
+  const hi = (h ^ ((l << 17) | (h >>> 15)) ^ ((h << 24) | (l >>> 8))) >>> 0;
+  let productLo = Math.imul(lo, PRIME_MX2_LO) >>> 0;
+  let productHi = (mulHi(lo, PRIME_MX2_LO, productLo) + Math.imul(lo, PRIME_MX2_HI) + Math.imul(hi, PRIME_MX2_LO)) >>> 0;
+  // h ^= (h >> 35) + length (below 2^32: no carry); h *= PRIME_MX2
+  lo = (productLo ^ ((productHi >>> 3) + length)) >>> 0;
+  productLo = Math.imul(lo, PRIME_MX2_LO) >>> 0;
+  productHi = (mulHi(lo, PRIME_MX2_LO, productLo) + Math.imul(lo, PRIME_MX2_HI) + Math.imul(productHi, PRIME_MX2_LO)) >>> 0;
   // h ^= h >> 28
-  r[0] = r[0]! ^ ((r[0]! >>> 28) | (r[1]! << 4));
-  r[1] = r[1]! ^ (r[1]! >>> 28);
+  r[0] = productLo ^ ((productLo >>> 28) | (productHi << 4));
+  r[1] = productHi ^ (productHi >>> 28);
 }
