@@ -44,7 +44,8 @@ export function hashWordUnits(
       }
     } else {
       next = i + sequenceLength(b);
-      cls = classOfSequence(bytes, i, b, classes);
+      const codePoint = decode(bytes, i, b);
+      cls = codePoint < 0x10000 ? classes[codePoint]! : astralClass(codePoint);
     }
     const joins = cls === WORD ? open === WORD : cls === MARK && open !== SEPARATOR;
     if (!joins) {
@@ -65,6 +66,15 @@ export function hashWordUnits(
 }
 
 /**
+ * Hashes of the BMP's code points as character units, for {@link cachedSeed}: a text has few
+ * distinct characters and repeats them, so each is hashed once per seed rather than per use.
+ */
+const charHashes = new Uint32Array(2 * 0x10000);
+/** `charHashes[2 cp ..]` holds the hash of code point `cp` iff `charKnown[cp]` is set. */
+const charKnown = new Uint8Array(0x10000);
+let cachedSeed: Xxh3Seed | undefined;
+
+/**
  * {@link hashWordUnits} for `unit: 'char'`: the units are the code points of the tokens, which
  * are all word and unsegmented code points and the marks that follow one (possibly through
  * other marks).
@@ -76,22 +86,30 @@ export function hashCharUnits(
   seed: Xxh3Seed,
   units: DataView,
 ): number {
+  if (seed !== cachedSeed) {
+    charKnown.fill(0);
+    cachedSeed = seed;
+  }
   const classes = bmpClasses();
   let count = 0;
   let inToken = false;
   let i = 0;
   while (i < length) {
     const b = bytes[i]!;
-    let next = i + 1;
-    let cls: number;
-    if (b < 0x80) {
-      cls = classes[b]!;
-    } else {
-      next = i + sequenceLength(b);
-      cls = classOfSequence(bytes, i, b, classes);
-    }
+    const next = b < 0x80 ? i + 1 : i + sequenceLength(b);
+    const codePoint = b < 0x80 ? b : decode(bytes, i, b);
+    const cls = codePoint < 0x10000 ? classes[codePoint]! : astralClass(codePoint);
     if (cls === WORD || cls === UNSEGMENTED || (cls === MARK && inToken)) {
-      store(text, i, next, seed, units, count);
+      if (codePoint >= 0x10000) {
+        store(text, i, next, seed, units, count);
+      } else {
+        if (charKnown[codePoint] === 0) {
+          xxh3Hash(text, i, next, seed, charHashes, 2 * codePoint);
+          charKnown[codePoint] = 1;
+        }
+        units.setUint32(8 * count, charHashes[2 * codePoint]!, true);
+        units.setUint32(8 * count + 4, charHashes[2 * codePoint + 1]!, true);
+      }
       count++;
       inToken = true;
     } else {
@@ -107,15 +125,11 @@ function sequenceLength(b: number): number {
   return b < 0xe0 ? 2 : b < 0xf0 ? 3 : 4;
 }
 
-/** The class of the multi-byte code point led by `b = bytes[i]`. */
-function classOfSequence(bytes: Uint8Array, i: number, b: number, classes: Uint8Array): number {
-  if (b < 0xe0) return classes[((b & 0x1f) << 6) | (bytes[i + 1]! & 0x3f)]!;
-  if (b < 0xf0) {
-    return classes[((b & 0x0f) << 12) | ((bytes[i + 1]! & 0x3f) << 6) | (bytes[i + 2]! & 0x3f)]!;
-  }
-  return astralClass(
-    ((b & 0x07) << 18) | ((bytes[i + 1]! & 0x3f) << 12) | ((bytes[i + 2]! & 0x3f) << 6) | (bytes[i + 3]! & 0x3f),
-  );
+/** The multi-byte code point led by `b = bytes[i]`. */
+function decode(bytes: Uint8Array, i: number, b: number): number {
+  if (b < 0xe0) return ((b & 0x1f) << 6) | (bytes[i + 1]! & 0x3f);
+  if (b < 0xf0) return ((b & 0x0f) << 12) | ((bytes[i + 1]! & 0x3f) << 6) | (bytes[i + 2]! & 0x3f);
+  return ((b & 0x07) << 18) | ((bytes[i + 1]! & 0x3f) << 12) | ((bytes[i + 2]! & 0x3f) << 6) | (bytes[i + 3]! & 0x3f);
 }
 
 /** Hashes bytes `[start, end)` into unit slot `index`. */
