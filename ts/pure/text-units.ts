@@ -66,13 +66,28 @@ export function hashWordUnits(
 }
 
 /**
- * Hashes of the BMP's code points as character units, for {@link cachedSeed}: a text has few
- * distinct characters and repeats them, so each is hashed once per seed rather than per use.
+ * Hashes of the BMP's code points as character units for one seed: a text has few distinct
+ * characters and repeats them, so each is hashed once per seed rather than once per use.
+ * `hashes[2 cp ..]` holds the hash of code point `cp` iff `known[cp]` is set.
  */
-const charHashes = new Uint32Array(2 * 0x10000);
-/** `charHashes[2 cp ..]` holds the hash of code point `cp` iff `charKnown[cp]` is set. */
-const charKnown = new Uint8Array(0x10000);
-let cachedSeed: Xxh3Seed | undefined;
+interface CharCache {
+  readonly seed: Xxh3Seed;
+  readonly hashes: Uint32Array;
+  readonly known: Uint8Array;
+}
+
+let charCache: CharCache | undefined;
+
+/** The character cache for `seed`, emptied if it held another seed's (576 KiB, made on first use). */
+function charCacheFor(seed: Xxh3Seed): CharCache {
+  if (charCache === undefined) {
+    charCache = { seed, hashes: new Uint32Array(2 * 0x10000), known: new Uint8Array(0x10000) };
+  } else if (charCache.seed !== seed) {
+    charCache.known.fill(0);
+    charCache = { ...charCache, seed };
+  }
+  return charCache;
+}
 
 /**
  * {@link hashWordUnits} for `unit: 'char'`: the units are the code points of the tokens, which
@@ -86,10 +101,7 @@ export function hashCharUnits(
   seed: Xxh3Seed,
   units: DataView,
 ): number {
-  if (seed !== cachedSeed) {
-    charKnown.fill(0);
-    cachedSeed = seed;
-  }
+  const { hashes, known } = charCacheFor(seed);
   const classes = bmpClasses();
   let count = 0;
   let inToken = false;
@@ -103,12 +115,12 @@ export function hashCharUnits(
       if (codePoint >= 0x10000) {
         store(text, i, next, seed, units, count);
       } else {
-        if (charKnown[codePoint] === 0) {
-          xxh3Hash(text, i, next, seed, charHashes, 2 * codePoint);
-          charKnown[codePoint] = 1;
+        if (known[codePoint] === 0) {
+          xxh3Hash(text, i, next, seed, hashes, 2 * codePoint);
+          known[codePoint] = 1;
         }
-        units.setUint32(8 * count, charHashes[2 * codePoint]!, true);
-        units.setUint32(8 * count + 4, charHashes[2 * codePoint + 1]!, true);
+        units.setUint32(8 * count, hashes[2 * codePoint]!, true);
+        units.setUint32(8 * count + 4, hashes[2 * codePoint + 1]!, true);
       }
       count++;
       inToken = true;
