@@ -15,6 +15,10 @@ export { allocHashArray } from './hash-array.js';
 export { compute, computeWeighted, computeMany, computeManyWeighted } from './compute.js';
 export { numDifferingBits, hammingDistances } from './distance.js';
 export { findAll } from './find-all.js';
+export { findClusters } from './clusters.js';
+export { SimHashIndex } from './simhash-index.js';
+export { planTables } from './plan.js';
+export { IndexFormatError, type IndexFormatProblem } from './index-format.js';
 export { permutationLayout, permute } from './layout.js';
 export { fingerprint, fingerprintMany, features } from './text.js';
 export { TEXT_FINGERPRINT_VERSION } from './text-options.js';
@@ -22,10 +26,18 @@ export { shingle, simhashPyFeatures, unsignedHash } from './compat.js';
 export type {
   BitRange,
   FindAllOptions,
+  FindClustersOptions,
   HashArray,
   PairResult,
   PermutationLayout,
   PermutedTableLayout,
+  PlanTablesOptions,
+  QueryManyResult,
+  QueryOptions,
+  QueryResult,
+  SimHashIndexConstructor,
+  SimHashIndexOptions,
+  TablePlan,
   TextOptions,
   U64Input,
   WeightInput,

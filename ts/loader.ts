@@ -41,6 +41,23 @@ export interface WasmExports {
   ): number;
   sh_text_features(text: number, len: number, unit: number, size: number, weighting: number, seed: bigint, result: number): number;
   sh_u64s_free(ptr: number, count: number): void;
+  sh_find_clusters(fingerprints: number, len: number, distance: number, blocks: number, labels: number): number;
+  sh_index_new(distance: number, blocks: number, handle: number): number;
+  sh_index_free(handle: number): void;
+  sh_index_answer(handle: number): number;
+  sh_index_len(handle: number): number;
+  sh_index_blocks(handle: number): number;
+  sh_index_parameters(handle: number): number;
+  sh_index_contains(handle: number, id: number): number;
+  sh_index_insert(handle: number, id: number, fingerprint: bigint): number;
+  sh_index_insert_many(handle: number, ids: number, fingerprints: number, len: number): number;
+  sh_index_remove(handle: number, id: number): number;
+  sh_index_set_blocks(handle: number, blocks: number): number;
+  sh_index_query(handle: number, fingerprint: bigint, distance: number, limit: number): number;
+  sh_index_query_many(handle: number, fingerprints: number, len: number, distance: number, limit: number): number;
+  sh_index_serialize(handle: number): number;
+  sh_index_release_bytes(handle: number): void;
+  sh_index_deserialize(bytes: number, len: number, handle: number): number;
 }
 
 /**

@@ -124,3 +124,156 @@ export interface TextOptions {
   /** The xxh3 seed, a bigint in `0..2^64-1`. Default `0n`. */
   seed?: bigint;
 }
+
+/** Options of `findClusters`. */
+export interface FindClustersOptions {
+  /** Largest number of differing bits that joins two fingerprints: an integer in `0..=64`. */
+  distance: number;
+  /**
+   * Number of blocks, with `distance < blocks <= 64`; only the speed depends on it. Default:
+   * chosen by {@link PlanTablesOptions | planTables} (`use: 'batch'`).
+   */
+  blocks?: number;
+}
+
+/** Options of `planTables`. */
+export interface PlanTablesOptions {
+  /** Number of fingerprints: indexed (`use: 'index'`) or searched (`use: 'batch'`). */
+  n: number;
+  /** Largest number of differing bits searched for, `0..=64`. */
+  distance: number;
+  /**
+   * `'index'` (default): a `SimHashIndex` answering one query at a time, where each table costs
+   * a probe per query and 12 bytes per fingerprint. `'batch'`: `findAll` and `findClusters`,
+   * where each table costs a sort of all n fingerprints.
+   */
+  use?: 'index' | 'batch';
+  /** Describe this layout (`distance < blocks <= 64`) instead of choosing one. */
+  blocks?: number;
+  /** Layouts with more tables are not considered. Default 64 for an index, 4096 for a batch. */
+  maxTables?: number;
+}
+
+/**
+ * A table layout and what the cost model expects of it, for uniformly random fingerprints.
+ * `blocks: 0` means no tables: every pair (batch) or every entry (index) is compared directly.
+ */
+export interface TablePlan {
+  /** Number of blocks the 64 bits are split into; 0 for no tables. */
+  readonly blocks: number;
+  /** Number of permuted tables, `C(blocks, distance)`. */
+  readonly tables: number;
+  /** Narrowest prefix (total width of a table's leading blocks), in bits. */
+  readonly minPrefixBits: number;
+  /** Widest prefix, in bits. */
+  readonly maxPrefixBits: number;
+  /**
+   * Expected fingerprints sharing a query's prefix in the table with the narrowest prefix,
+   * `n / 2^minPrefixBits`: the paper's "a probe retrieves at most" figure.
+   */
+  readonly candidatesPerTable: number;
+  /** Expected fingerprints sharing a query's prefix, summed over all tables. */
+  readonly candidatesPerQuery: number;
+  /**
+   * Estimated bytes: of the whole index for `use: 'index'`; of the scan's working memory
+   * (besides input and output) for `use: 'batch'`.
+   */
+  readonly bytes: number;
+  /**
+   * Estimated time in units of one candidate check: per query for an index, for the whole
+   * search for a batch. Comparable only between plans of the same `n`, `distance` and `use`.
+   */
+  readonly cost: number;
+}
+
+/** Options of `new SimHashIndex(...)`. */
+export interface SimHashIndexOptions {
+  /** Largest distance queries may ask for: an integer in `0..=64`. */
+  distance: number;
+  /**
+   * Fixes the layout (`distance < blocks <= 64`). Default: planned by `planTables` for the size
+   * the index has, and re-planned as it grows or shrinks.
+   */
+  blocks?: number;
+}
+
+/** Options of `SimHashIndex.query` and `queryMany`. */
+export interface QueryOptions {
+  /** Largest number of differing bits, `0..=` the index's distance. Default: the index's. */
+  distance?: number;
+  /** Most ids returned per query, the nearest first; an integer in `0..2^32-1`. Default: all. */
+  limit?: number;
+}
+
+/** What a query found, sorted by (distance, id). */
+export interface QueryResult {
+  /** Ids within the distance. */
+  ids: Uint32Array;
+  /** Distance of each id from the query. */
+  distances: Uint8Array;
+}
+
+/**
+ * What a batch of queries found: query `q` found `ids[offsets[q] .. offsets[q + 1]]`, sorted by
+ * (distance, id), with their `distances` alongside.
+ */
+export interface QueryManyResult {
+  /** One more than the number of queries; `offsets[0]` is 0. */
+  offsets: Uint32Array;
+  ids: Uint32Array;
+  distances: Uint8Array;
+}
+
+/**
+ * A mutable set of `(id, fingerprint)` entries answering "which ids lie within k bits of this
+ * fingerprint?" exactly, for every k up to the index's distance. Ids are integers in
+ * `0..2^32-1`; adding an id that is present replaces its fingerprint (as `Map.set` does).
+ *
+ * The WebAssembly entry keeps it in WebAssembly memory: release it with `free()` (or `using`);
+ * a `FinalizationRegistry` frees it if it is garbage-collected first.
+ */
+export interface SimHashIndex {
+  /** Largest distance queries may ask for. */
+  readonly distance: number;
+  /** Blocks of the tables now in use; 0 while the index compares every entry (small sizes). */
+  readonly blocks: number;
+  /** Number of ids. */
+  readonly size: number;
+  /** `true` once `free()` has run; every other use then throws a `TypeError`. */
+  readonly freed: boolean;
+  /** Adds `id` with `fingerprint`, replacing the fingerprint `id` had. */
+  add(id: number, fingerprint: bigint): void;
+  /**
+   * Adds `ids[k]` with `fingerprints[k]` for every k, in order (a later duplicate id wins); all
+   * or nothing.
+   */
+  addMany(ids: Uint32Array, fingerprints: U64Input): void;
+  /** Removes `id`; `true` if it was present. */
+  remove(id: number): boolean;
+  /** Whether `id` is present. */
+  has(id: number): boolean;
+  /** The ids within `options.distance` of `fingerprint`, sorted by (distance, id). */
+  query(fingerprint: bigint, options?: QueryOptions): QueryResult;
+  /** {@link SimHashIndex.query} for every fingerprint of a batch, in one call. */
+  queryMany(fingerprints: U64Input, options?: QueryOptions): QueryManyResult;
+  /** The index as bytes in the versioned format of the README; load with `SimHashIndex.deserialize`. */
+  serialize(): Uint8Array;
+  /** Releases the index. Idempotent. */
+  free(): void;
+  /** Same as {@link SimHashIndex.free}, for `using` declarations. */
+  [Symbol.dispose](): void;
+}
+
+/** The `SimHashIndex` class of either entry. */
+export interface SimHashIndexConstructor {
+  /** An empty index. @throws {TypeError | RangeError} for invalid options. */
+  new (options: SimHashIndexOptions): SimHashIndex;
+  /**
+   * The index saved in `bytes` (by either entry).
+   *
+   * @throws {TypeError} unless `bytes` is a `Uint8Array`; an `IndexFormatError` (a `RangeError`)
+   * naming what is wrong with bytes that are not a saved index.
+   */
+  deserialize(bytes: Uint8Array): SimHashIndex;
+  readonly prototype: SimHashIndex;
+}

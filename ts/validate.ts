@@ -201,9 +201,12 @@ export function describe(value: unknown): string {
   return `${typeof value} ${String(value)}`;
 }
 
-/** The error `findAll` throws when its result would exceed `maxPairs`. */
+/**
+ * The error `findAll` throws when its result would exceed `maxPairs`: usually a family of
+ * mutual near-duplicates, whose groups `findClusters` gives in memory linear in n.
+ */
 export function tooManyPairs(maxPairs: number): RangeError {
   return new RangeError(
-    `findAll would return more than maxPairs (${maxPairs}) pairs; raise options.maxPairs or lower options.distance`,
+    `findAll would return more than maxPairs (${maxPairs}) pairs; for groups of near-duplicates use findClusters (one label per fingerprint, memory linear in n), or raise options.maxPairs or lower options.distance`,
   );
 }

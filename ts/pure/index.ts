@@ -13,10 +13,18 @@ import { compute } from './compute.js';
 export type {
   BitRange,
   FindAllOptions,
+  FindClustersOptions,
   HashArray,
   PairResult,
   PermutationLayout,
   PermutedTableLayout,
+  PlanTablesOptions,
+  QueryManyResult,
+  QueryOptions,
+  QueryResult,
+  SimHashIndexConstructor,
+  SimHashIndexOptions,
+  TablePlan,
   TextOptions,
   U64Input,
   WeightInput,
@@ -25,6 +33,10 @@ export type { InitSource, InitSyncSource } from '../loader.js';
 export { permutationLayout, permute } from '../layout.js';
 export { compute, computeMany, computeManyWeighted, computeWeighted } from './compute.js';
 export { findAll } from './find-all.js';
+export { findClusters } from './clusters.js';
+export { SimHashIndex } from './simhash-index.js';
+export { planTables } from '../plan.js';
+export { IndexFormatError, type IndexFormatProblem } from '../index-format.js';
 export { hammingDistances, numDifferingBits } from './hamming.js';
 export { allocHashArray } from './hash-array.js';
 export { TEXT_FINGERPRINT_VERSION } from '../text-options.js';

@@ -530,11 +530,16 @@ impl Index {
             for (table, table_layout) in self.tables.iter().zip(layout.tables()) {
                 let bucket = table.bucket(table_layout, fingerprint);
                 let (start, end) = (table.starts[bucket] as usize, table.starts[bucket + 1] as usize);
-                for (&other, &slot) in table.fingerprints[start..end].iter().zip(&table.slots[start..end]) {
+                for (i, &other) in table.fingerprints[start..end].iter().enumerate() {
                     let difference = other ^ fingerprint;
+                    // The slot is read only for a match: most candidates are far, and the slots
+                    // are another cache line.
                     if difference.count_ones() <= distance && table_layout.first_to_collide(difference) {
-                        report(difference, slot as usize)?;
+                        report(difference, table.slots[start + i] as usize)?;
                     }
+                }
+                if self.indexed == self.chained {
+                    continue;
                 }
                 let mut slot = table.heads[bucket];
                 while slot != NONE {

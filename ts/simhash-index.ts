@@ -1,0 +1,268 @@
+/** `SimHashIndex` kept in WebAssembly memory, behind an opaque handle. */
+
+import { checkId, checkIds, checkIndexOptions, checkQueryOptions, checkSameLength, freedIndex } from './index-args.js';
+import { checkIndexBytes, indexFormatError, problemOfStatus } from './index-format.js';
+import { instanceGeneration, memoryViews, wasm, withInstance, type WasmExports } from './loader.js';
+import { CallScope } from './marshal.js';
+import { LayoutPolicy } from './plan.js';
+import { throwIfFailed } from './status.js';
+import type {
+  QueryManyResult,
+  QueryOptions,
+  QueryResult,
+  SimHashIndexConstructor,
+  SimHashIndexOptions,
+  SimHashIndex as SimHashIndexType,
+  U64Input,
+} from './types.js';
+import { checkU64 } from './validate.js';
+
+/** An index in the instance's memory: its handle and the instance it belongs to. */
+interface Handle {
+  readonly pointer: number;
+  readonly generation: number;
+}
+
+function release(handle: Handle): void {
+  // An index of an instance dropped after a trap went with it.
+  if (handle.generation === instanceGeneration()) wasm().sh_index_free(handle.pointer);
+}
+
+const finalizer = new FinalizationRegistry<Handle>(release);
+
+/** A handle `deserialize` made, for the constructor to adopt; nothing else can make one. */
+class Loaded {
+  readonly handle: Handle;
+  constructor(handle: Handle) {
+    this.handle = handle;
+  }
+}
+
+/** Makes an index in the live instance, writing its handle through a 4-byte temporary. */
+function newHandle(exports: WasmExports, make: (scope: CallScope, out: number) => number, operation: string, bytes?: Uint8Array): Handle {
+  const scope = new CallScope(exports);
+  try {
+    const out = scope.alloc(4);
+    const status = make(scope, out);
+    const problem = bytes === undefined ? undefined : problemOfStatus(status);
+    if (problem !== undefined && bytes !== undefined) throw indexFormatError(problem, bytes);
+    throwIfFailed(status, operation);
+    return { pointer: memoryViews(exports).u32[out / 4]!, generation: instanceGeneration() };
+  } finally {
+    scope.release();
+  }
+}
+
+class WasmSimHashIndex implements SimHashIndexType {
+  readonly distance: number;
+  #handle: Handle | null;
+  /** Byte offset of the handle's answer (see `IndexHandle` in the shim crate); it never moves. */
+  readonly #answer: number;
+  /** Re-plans the layout as the index grows; `null` when the caller fixed `blocks`. */
+  readonly #policy: LayoutPolicy | null;
+
+  /**
+   * An empty index for queries up to `options.distance` bits.
+   *
+   * @throws {TypeError | RangeError} for invalid options.
+   */
+  constructor(options: SimHashIndexOptions, loaded?: Loaded) {
+    let blocks: number;
+    if (loaded instanceof Loaded) {
+      this.#handle = loaded.handle;
+      const parameters = wasm().sh_index_parameters(loaded.handle.pointer);
+      this.distance = parameters >>> 8;
+      blocks = parameters & 0xff;
+    } else {
+      const checked = checkIndexOptions(options);
+      this.distance = checked.distance;
+      blocks = checked.blocks;
+      this.#handle = withInstance((exports) =>
+        newHandle(exports, (_, out) => exports.sh_index_new(checked.distance, checked.blocks, out), 'new SimHashIndex'),
+      );
+    }
+    this.#answer = wasm().sh_index_answer(this.#handle.pointer);
+    finalizer.register(this, this.#handle, this);
+    this.#policy = blocks === 0 ? new LayoutPolicy(this.distance) : null;
+    this.#replan(wasm());
+  }
+
+  /**
+   * The index saved in `bytes` by `serialize()` of either entry.
+   *
+   * @throws {TypeError} unless `bytes` is a `Uint8Array`.
+   * @throws {IndexFormatError} for bytes that are not a saved index.
+   */
+  static deserialize(bytes: Uint8Array): SimHashIndexType {
+    const checked = checkIndexBytes(bytes);
+    const handle = withInstance((exports) =>
+      newHandle(
+        exports,
+        (scope, out) => {
+          const ptr = scope.alloc(checked.length);
+          memoryViews(exports).u8.set(checked, ptr);
+          return exports.sh_index_deserialize(ptr, checked.length, out);
+        },
+        'SimHashIndex.deserialize',
+        checked,
+      ),
+    );
+    return new WasmSimHashIndex({ distance: 0 }, new Loaded(handle));
+  }
+
+  get freed(): boolean {
+    return this.#handle === null;
+  }
+
+  get size(): number {
+    return wasm().sh_index_len(this.#pointer());
+  }
+
+  get blocks(): number {
+    return wasm().sh_index_blocks(this.#pointer());
+  }
+
+  add(id: number, fingerprint: bigint): void {
+    const pointer = this.#pointer();
+    const checkedId = checkId(id);
+    const value = BigInt.asIntN(64, checkU64(fingerprint, 'fingerprint'));
+    withInstance((exports) => {
+      throwIfFailed(exports.sh_index_insert(pointer, checkedId, value), 'SimHashIndex.add');
+      this.#replan(exports);
+    });
+  }
+
+  addMany(ids: Uint32Array, fingerprints: U64Input): void {
+    const pointer = this.#pointer();
+    const checkedIds = checkIds(ids);
+    withInstance((exports) => {
+      const scope = new CallScope(exports);
+      try {
+        const values = scope.u64(fingerprints, 'fingerprints');
+        checkSameLength(checkedIds, values.length);
+        const idRegion = scope.u32(checkedIds);
+        throwIfFailed(exports.sh_index_insert_many(pointer, idRegion.ptr, values.ptr, values.length), 'SimHashIndex.addMany');
+      } finally {
+        scope.release();
+      }
+      this.#replan(exports);
+    });
+  }
+
+  remove(id: number): boolean {
+    const pointer = this.#pointer();
+    const checkedId = checkId(id);
+    return withInstance((exports) => {
+      const removed = exports.sh_index_remove(pointer, checkedId) !== 0;
+      if (removed) this.#replan(exports);
+      return removed;
+    });
+  }
+
+  has(id: number): boolean {
+    const pointer = this.#pointer();
+    return wasm().sh_index_contains(pointer, checkId(id)) !== 0;
+  }
+
+  query(fingerprint: bigint, options?: QueryOptions): QueryResult {
+    const pointer = this.#pointer();
+    const value = BigInt.asIntN(64, checkU64(fingerprint, 'fingerprint'));
+    const { distance, limit } = checkQueryOptions(options, this.distance);
+    return withInstance((exports) => {
+      throwIfFailed(exports.sh_index_query(pointer, value, distance, limit), 'SimHashIndex.query');
+      const { u8, u32 } = memoryViews(exports);
+      const at = this.#answer / 4;
+      const [ids, distances, count] = [u32[at]!, u32[at + 1]!, u32[at + 3]!];
+      return { ids: u32.slice(ids / 4, ids / 4 + count), distances: u8.slice(distances, distances + count) };
+    });
+  }
+
+  queryMany(fingerprints: U64Input, options?: QueryOptions): QueryManyResult {
+    const pointer = this.#pointer();
+    const { distance, limit } = checkQueryOptions(options, this.distance);
+    return withInstance((exports) => {
+      const scope = new CallScope(exports);
+      try {
+        const values = scope.u64(fingerprints, 'fingerprints');
+        throwIfFailed(exports.sh_index_query_many(pointer, values.ptr, values.length, distance, limit), 'SimHashIndex.queryMany');
+      } finally {
+        scope.release();
+      }
+      const { u8, u32 } = memoryViews(exports);
+      const at = this.#answer / 4;
+      const [ids, distances, offsets, count, queries] = [u32[at]!, u32[at + 1]!, u32[at + 2]!, u32[at + 3]!, u32[at + 4]!];
+      return {
+        offsets: u32.slice(offsets / 4, offsets / 4 + queries + 1),
+        ids: u32.slice(ids / 4, ids / 4 + count),
+        distances: u8.slice(distances, distances + count),
+      };
+    });
+  }
+
+  serialize(): Uint8Array {
+    const pointer = this.#pointer();
+    return withInstance((exports) => {
+      throwIfFailed(exports.sh_index_serialize(pointer), 'SimHashIndex.serialize');
+      try {
+        const { u8, u32 } = memoryViews(exports);
+        const [bytes, length] = [u32[this.#answer / 4]!, u32[this.#answer / 4 + 1]!];
+        return u8.slice(bytes, bytes + length);
+      } finally {
+        exports.sh_index_release_bytes(pointer);
+      }
+    });
+  }
+
+  free(): void {
+    const handle = this.#handle;
+    if (handle === null) return;
+    this.#handle = null;
+    finalizer.unregister(this);
+    release(handle);
+  }
+
+  [Symbol.dispose](): void {
+    this.free();
+  }
+
+  /**
+   * The live handle's pointer.
+   *
+   * @throws {TypeError} once freed, or when the instance it belonged to was reset after a trap.
+   */
+  #pointer(): number {
+    const handle = this.#handle;
+    if (handle === null) throw freedIndex();
+    if (handle.generation !== instanceGeneration()) {
+      throw new TypeError('this SimHashIndex belonged to a WebAssembly instance that was reset after a trap');
+    }
+    return handle.pointer;
+  }
+
+  /**
+   * Switches layout when the policy says the size calls for another one. A switch that runs out
+   * of memory leaves the index without tables, exact but slower, until the next planned switch;
+   * the change that prompted it has succeeded, so it is not reported as failed.
+   */
+  #replan(exports: WasmExports): void {
+    const pointer = this.#pointer();
+    const planned = this.#policy?.due(exports.sh_index_len(pointer));
+    if (planned !== undefined && planned !== exports.sh_index_blocks(pointer)) {
+      exports.sh_index_set_blocks(pointer, planned);
+    }
+  }
+}
+
+/**
+ * An index of `(id, fingerprint)` entries answering "which ids lie within k bits of this
+ * fingerprint?", exactly, in WebAssembly memory. See {@link SimHashIndexType} for the methods.
+ *
+ * @example
+ * using index = new SimHashIndex({ distance: 3 });
+ * index.addMany(ids, fingerprints);
+ * const { ids: near, distances } = index.query(fingerprint); // sorted by (distance, id)
+ * const bytes = index.serialize(); // load with SimHashIndex.deserialize(bytes)
+ */
+export const SimHashIndex: SimHashIndexConstructor = WasmSimHashIndex;
+/** The instance type of {@link SimHashIndex}. */
+export type SimHashIndex = SimHashIndexType;
