@@ -89,7 +89,10 @@ function inlineBytes(): Uint8Array<ArrayBuffer> {
 }
 
 function instantiate(module: WebAssembly.Module): void {
-  const instance = new WebAssembly.Instance(module, {});
+  adopt(module, new WebAssembly.Instance(module, {}));
+}
+
+function adopt(module: WebAssembly.Module, instance: WebAssembly.Instance): void {
   const live = instance.exports as unknown as WasmExports;
   const version = live.sh_abi_version();
   if (version !== ABI_VERSION) {
@@ -118,14 +121,18 @@ async function compile(source: InitSource): Promise<WebAssembly.Module> {
  * resolves, every function of the package is synchronous.
  *
  * @param source where the module comes from (default: the copy inlined in this package). Pass
- * a URL or `Response` for the separate `simhash-wasm/simhash.wasm` file, which pages whose
- * Content-Security-Policy allows `'wasm-unsafe-eval'` but not inline bytes may prefer.
+ * a URL or `Response` for the separate `simhash-wasm/simhash.wasm` file (compiled as it
+ * streams in), or a `WebAssembly.Module` where compiling from bytes is forbidden. A page's
+ * Content-Security-Policy must allow `'wasm-unsafe-eval'` whichever the source.
  */
 export function init(source?: InitSource): Promise<void> {
   if (current !== null) return Promise.resolve();
   pending ??= (async () => {
     const module = await compile(source ?? inlineBytes());
-    if (current === null) instantiate(module);
+    // Not `new WebAssembly.Instance`: browsers refuse to instantiate synchronously on the main
+    // thread above a module size (older Chromium: 4 KB, which this module exceeds).
+    const instance = await WebAssembly.instantiate(module, {});
+    if (current === null) adopt(module, instance);
   })().finally(() => {
     pending = null;
   });
@@ -134,8 +141,8 @@ export function init(source?: InitSource): Promise<void> {
 
 /**
  * Compiles and instantiates the module synchronously (Node, workers, CommonJS). Idempotent.
- * Browsers refuse synchronous compilation of a module this size on the main thread: use
- * {@link init} there.
+ * Some browsers refuse synchronous compilation of a module this size on the main thread
+ * (older Chromium: above 4 KB): use {@link init} there.
  *
  * @param source the module's bytes or a compiled module (default: the inlined copy).
  */
