@@ -1,0 +1,158 @@
+// The package as an app gets it: packed, installed into an empty project, bundled for the
+// browser by Vite (no configuration) and by esbuild, and run in Debian's Chromium under a strict
+// Content-Security-Policy, on the page and in a module worker, from the inlined module and from
+// the separate .wasm file. The bundles must hold no Node built-in, and the results equal Node's.
+
+import { execFileSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build as esbuild } from 'esbuild';
+import type { Browser } from 'playwright-core';
+import { build as viteBuild } from 'vite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as wasm from '../../ts/index.js';
+import { artifact, expectQuiet, launchChromium, watchPage } from './chromium.js';
+import { summarise, type Summary } from './consumer/summarise.js';
+import { serveStatic, STRICT_CSP, type StaticServer } from './server.js';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+
+/** Every file under `dir`, recursively. */
+const filesUnder = (dir: string): string[] =>
+  readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? filesUnder(join(dir, entry.name)) : [join(dir, entry.name)],
+  );
+
+/** The module specifiers `code` imports or requires, static or dynamic. */
+function specifiers(code: string): string[] {
+  const found: string[] = [];
+  for (const match of code.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+|\brequire\s*\(\s*)(['"])([^'"]+)\1/g)) found.push(match[2]!);
+  return found;
+}
+
+describe('the entries a browser loads', () => {
+  it.each(['esm/index.js', 'esm/pure/index.js', 'cjs/index.js', 'cjs/pure/index.js'])(
+    'dist/%s reaches only its own files: no Node built-in, no dependency',
+    (entry) => {
+      const seen = new Set<string>();
+      const visit = (file: string): void => {
+        if (seen.has(file)) return;
+        seen.add(file);
+        for (const specifier of specifiers(readFileSync(file, 'utf8'))) {
+          expect(specifier, `${relative(root, file)} imports ${specifier}`).toMatch(/^\.\.?\//);
+          visit(join(dirname(file), specifier.endsWith('.js') ? specifier : `${specifier}.js`));
+        }
+      };
+      visit(join(root, 'dist', entry));
+      // The walk must have followed the entry's imports, or it proves nothing.
+      expect(seen.size).toBeGreaterThan(3);
+    },
+  );
+});
+
+let consumer = '';
+let browser: Browser;
+const servers: StaticServer[] = [];
+
+beforeAll(async () => {
+  browser = await launchChromium();
+  consumer = mkdtempSync(join(tmpdir(), 'simhash-wasm-browser-consumer-'));
+  // dist/ is built before the tests run; building it again here could race pack.test.ts.
+  execFileSync(npm, ['pack', '--silent', '--ignore-scripts', '--pack-destination', consumer], {
+    cwd: root,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const tarball = readdirSync(consumer).find((name) => name.endsWith('.tgz'));
+  if (tarball === undefined) throw new Error('npm pack wrote no tarball');
+  writeFileSync(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
+  execFileSync(npm, ['install', '--silent', '--no-audit', '--no-fund', '--offline', `./${tarball}`], {
+    cwd: consumer,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  cpSync(fileURLToPath(new URL('./consumer/', import.meta.url)), consumer, { recursive: true });
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await Promise.all(servers.map((server) => server.close()));
+  if (consumer !== '') rmSync(consumer, { recursive: true, force: true });
+});
+
+/** What the app shows when served from `dir` with `?wasm=<how>`; a screenshot on the way. */
+async function runApp(dir: string, how: 'inline' | 'file', screenshot: string): Promise<unknown> {
+  const server = await serveStatic({ '/': dir }, STRICT_CSP);
+  servers.push(server);
+  const page = await browser.newPage();
+  const watch = watchPage(page);
+  await page.goto(`${server.origin}/?wasm=${how}`);
+  const result = page.locator('#result');
+  await result.filter({ hasText: /\S/ }).waitFor();
+  await page.screenshot({ path: artifact(screenshot), fullPage: true });
+  const shown: unknown = JSON.parse((await result.textContent()) ?? '');
+  expectQuiet(watch, server.origin);
+  // The file variant must really fetch the file, the inline one must not.
+  expect(watch.requests.some((url) => url.endsWith('.wasm'))).toBe(how === 'file');
+  await page.close();
+  return shown;
+}
+
+function expectNoNodeBuiltins(dir: string): void {
+  const scripts = filesUnder(dir).filter((file) => file.endsWith('.js'));
+  expect(scripts.length).toBeGreaterThan(0);
+  for (const file of scripts) {
+    const code = readFileSync(file, 'utf8');
+    expect(code, relative(dir, file)).not.toMatch(/['"]node:/);
+    expect(code, relative(dir, file)).not.toMatch(/\brequire\s*\(/);
+  }
+}
+
+const expected = (): { page: Summary; worker: Summary } => ({ page: summarise(wasm), worker: summarise(wasm) });
+
+describe('an app bundled by Vite with no configuration', () => {
+  let out = '';
+  beforeAll(async () => {
+    out = join(consumer, 'dist-vite');
+    await viteBuild({ root: consumer, configFile: false, logLevel: 'warn', build: { outDir: out } });
+  }, 60_000);
+
+  it('has no Node built-in in its bundles, and ships the .wasm file it asked for', () => {
+    expectNoNodeBuiltins(out);
+    expect(filesUnder(out).some((file) => file.endsWith('.wasm'))).toBe(true);
+  });
+
+  it.each(['inline', 'file'] as const)('computes what Node computes, on the page and in a worker, from the %s module', async (how) => {
+    expect(await runApp(out, how, `vite-app-${how}.png`)).toEqual(expected());
+  });
+});
+
+describe('an app bundled by esbuild for the browser', () => {
+  let out = '';
+  beforeAll(async () => {
+    out = join(consumer, 'dist-esbuild');
+    await esbuild({
+      entryPoints: [join(consumer, 'main-esbuild.js'), join(consumer, 'worker.js')],
+      absWorkingDir: consumer,
+      bundle: true,
+      format: 'esm',
+      platform: 'browser',
+      loader: { '.wasm': 'file' },
+      outdir: out,
+      logLevel: 'warning',
+    });
+    writeFileSync(
+      join(out, 'index.html'),
+      readFileSync(join(consumer, 'index.html'), 'utf8').replace('./main-vite.js', './main-esbuild.js'),
+    );
+  });
+
+  it('has no Node built-in in its bundles', () => {
+    expectNoNodeBuiltins(out);
+  });
+
+  it.each(['inline', 'file'] as const)('computes what Node computes, on the page and in a worker, from the %s module', async (how) => {
+    expect(await runApp(out, how, `esbuild-app-${how}.png`)).toEqual(expected());
+  });
+});

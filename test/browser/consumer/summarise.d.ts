@@ -1,0 +1,9 @@
+import type * as Api from '../../../ts/index.js';
+
+/** What the tiny app shows: fingerprints in hex, pairs as `[left, right, distance]`. */
+export interface Summary {
+  readonly fingerprints: string[];
+  readonly pairs: [number, number, number][];
+}
+
+export function summarise(api: typeof Api): Summary;

@@ -1,0 +1,21 @@
+// What the tiny app computes, here and in its worker; the test computes the same in Node.
+
+const TEXTS = [
+  'Minutes of the board meeting: the budget for next year was approved without changes.',
+  'Minutes of the board meeting: the budget for next year was approved with no changes.',
+  'MINUTES OF THE BOARD MEETING — the budget for next year was approved without changes!',
+  'A recipe for bread: flour, water, salt and a little yeast, left to rise overnight.',
+  '会議の議事録：来年度の予算は変更なしで承認されました。',
+  '会議の議事録：来年度の予算は変更なしで承認された。',
+  'Weather report for the coast: rain in the morning, clearing by the afternoon.',
+];
+
+/** Fingerprints of the texts and every pair within 12 bits, as JSON. */
+export function summarise(api) {
+  const fingerprints = api.fingerprintMany(TEXTS);
+  const { left, right, distance } = api.findAll(fingerprints, { distance: 12 });
+  return {
+    fingerprints: Array.from(fingerprints, (value) => value.toString(16)),
+    pairs: Array.from(left, (l, i) => [l, right[i], distance[i]]),
+  };
+}
