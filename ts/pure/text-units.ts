@@ -10,6 +10,30 @@ import { type Xxh3Seed, xxh3Hash } from './xxh3.js';
 const hash = new Uint32Array(2);
 
 /**
+ * Unit hashes of the BMP's code points for one seed: a text has few distinct characters and
+ * repeats them, so each is hashed once per seed rather than once per use.
+ * `hashes[2 cp ..]` holds the hash of code point `cp` iff `known[cp]` is set.
+ */
+interface CharCache {
+  readonly seed: Xxh3Seed;
+  readonly hashes: Uint32Array;
+  readonly known: Uint8Array;
+}
+
+let charCache: CharCache | undefined;
+
+/** The character cache for `seed`, emptied if it held another seed's (576 KiB, made on first use). */
+function charCacheFor(seed: Xxh3Seed): CharCache {
+  if (charCache === undefined) {
+    charCache = { seed, hashes: new Uint32Array(2 * 0x10000), known: new Uint8Array(0x10000) };
+  } else if (charCache.seed !== seed) {
+    charCache.known.fill(0);
+    charCache = { ...charCache, seed };
+  }
+  return charCache;
+}
+
+/**
  * Hashes the tokens of the well-formed UTF-8 `bytes[0, length)` (as `TextEncoder` writes it)
  * and stores hash `i` as 8 little-endian bytes at `units[8 i]`, the layout step 7 hashes
  * shingles from. `units` must hold `8 length` bytes. Returns the number of tokens.
@@ -24,6 +48,7 @@ export function hashWordUnits(
   seed: Xxh3Seed,
   units: DataView,
 ): number {
+  const cache = charCacheFor(seed);
   const classes = bmpClasses();
   let count = 0;
   // The kind of the token being built (WORD or UNSEGMENTED), or SEPARATOR between tokens.
@@ -50,7 +75,7 @@ export function hashWordUnits(
     const joins = cls === WORD ? open === WORD : cls === MARK && open !== SEPARATOR;
     if (!joins) {
       if (open !== SEPARATOR) {
-        store(text, start, i, seed, units, count);
+        store(bytes, text, start, i, seed, cache, units, count);
         count++;
       }
       open = cls === MARK ? SEPARATOR : cls;
@@ -59,34 +84,10 @@ export function hashWordUnits(
     i = next;
   }
   if (open !== SEPARATOR) {
-    store(text, start, length, seed, units, count);
+    store(bytes, text, start, length, seed, cache, units, count);
     count++;
   }
   return count;
-}
-
-/**
- * Hashes of the BMP's code points as character units for one seed: a text has few distinct
- * characters and repeats them, so each is hashed once per seed rather than once per use.
- * `hashes[2 cp ..]` holds the hash of code point `cp` iff `known[cp]` is set.
- */
-interface CharCache {
-  readonly seed: Xxh3Seed;
-  readonly hashes: Uint32Array;
-  readonly known: Uint8Array;
-}
-
-let charCache: CharCache | undefined;
-
-/** The character cache for `seed`, emptied if it held another seed's (576 KiB, made on first use). */
-function charCacheFor(seed: Xxh3Seed): CharCache {
-  if (charCache === undefined) {
-    charCache = { seed, hashes: new Uint32Array(2 * 0x10000), known: new Uint8Array(0x10000) };
-  } else if (charCache.seed !== seed) {
-    charCache.known.fill(0);
-    charCache = { ...charCache, seed };
-  }
-  return charCache;
 }
 
 /**
@@ -101,7 +102,7 @@ export function hashCharUnits(
   seed: Xxh3Seed,
   units: DataView,
 ): number {
-  const { hashes, known } = charCacheFor(seed);
+  const cache = charCacheFor(seed);
   const classes = bmpClasses();
   let count = 0;
   let inToken = false;
@@ -112,16 +113,7 @@ export function hashCharUnits(
     const codePoint = b < 0x80 ? b : decode(bytes, i, b);
     const cls = codePoint < 0x10000 ? classes[codePoint]! : astralClass(codePoint);
     if (cls === WORD || cls === UNSEGMENTED || (cls === MARK && inToken)) {
-      if (codePoint >= 0x10000) {
-        store(text, i, next, seed, units, count);
-      } else {
-        if (known[codePoint] === 0) {
-          xxh3Hash(text, i, next, seed, hashes, 2 * codePoint);
-          known[codePoint] = 1;
-        }
-        units.setUint32(8 * count, hashes[2 * codePoint]!, true);
-        units.setUint32(8 * count + 4, hashes[2 * codePoint + 1]!, true);
-      }
+      store(bytes, text, i, next, seed, cache, units, count);
       count++;
       inToken = true;
     } else {
@@ -144,9 +136,36 @@ function decode(bytes: Uint8Array, i: number, b: number): number {
   return ((b & 0x07) << 18) | ((bytes[i + 1]! & 0x3f) << 12) | ((bytes[i + 2]! & 0x3f) << 6) | (bytes[i + 3]! & 0x3f);
 }
 
-/** Hashes bytes `[start, end)` into unit slot `index`. */
-function store(text: DataView, start: number, end: number, seed: Xxh3Seed, units: DataView, index: number): void {
-  xxh3Hash(text, start, end, seed, hash, 0);
-  units.setUint32(8 * index, hash[0]!, true);
-  units.setUint32(8 * index + 4, hash[1]!, true);
+/**
+ * Hashes the unit at bytes `[start, end)` into unit slot `index`; through the cache when the
+ * unit is one code point of the BMP, as most character units and every unmarked token of a
+ * script written without spaces are.
+ */
+function store(
+  bytes: Uint8Array,
+  text: DataView,
+  start: number,
+  end: number,
+  seed: Xxh3Seed,
+  cache: CharCache,
+  units: DataView,
+  index: number,
+): void {
+  const b = bytes[start]!;
+  const length = end - start;
+  let source: Uint32Array = hash;
+  let at = 0;
+  if (b < 0x80 ? length === 1 : length <= 3 && length === sequenceLength(b)) {
+    const codePoint = b < 0x80 ? b : decode(bytes, start, b);
+    if (cache.known[codePoint] === 0) {
+      xxh3Hash(text, start, end, seed, cache.hashes, 2 * codePoint);
+      cache.known[codePoint] = 1;
+    }
+    source = cache.hashes;
+    at = 2 * codePoint;
+  } else {
+    xxh3Hash(text, start, end, seed, hash, 0);
+  }
+  units.setUint32(8 * index, source[at]!, true);
+  units.setUint32(8 * index + 4, source[at + 1]!, true);
 }
