@@ -39,7 +39,9 @@ const texts = [
 
 const optionSets = [
   {},
+  { weighting: 'tf' },
   { unit: 'char' },
+  { unit: 'char', weighting: 'tf' },
   { unit: 'word', size: 1 },
   { unit: 'word', size: 5, weighting: 'binary' },
   { unit: 'char', size: 2, weighting: 'binary' },

@@ -128,7 +128,7 @@ function modelFeaturesOfUnits(units: readonly string[], options: TextOptions = {
     w.forEach((h, i) => bytes.set(le64(h), 8 * i));
     return xxh3(bytes, seed);
   });
-  if (options.weighting !== 'binary') return shingles;
+  if (options.weighting === 'tf') return shingles;
   return [...new Set(shingles)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
@@ -214,14 +214,16 @@ describe('shingles and fold (specification v1, steps 5 to 8)', () => {
 
   it('counts repeats for tf and each distinct shingle once, sorted, for binary', () => {
     const text = 'la la la la la land';
-    const tf = Array.from(pure.features(text));
+    const tf = Array.from(pure.features(text, { weighting: 'tf' }));
     expect(tf.length).toBe(4);
     expect(tf[0]).toBe(tf[1]);
     expect(tf[1]).toBe(tf[2]);
     const binary = Array.from(pure.features(text, { weighting: 'binary' }));
     expect(binary).toEqual([...new Set(tf)].sort((a, b) => (a < b ? -1 : 1)));
-    expect(pure.fingerprint(text)).toBe(pure.compute(tf));
+    expect(pure.fingerprint(text, { weighting: 'tf' })).toBe(pure.compute(tf));
     expect(pure.fingerprint(text, { weighting: 'binary' })).toBe(pure.compute(binary));
+    // Binary is the default.
+    expect(Array.from(pure.features(text))).toEqual(binary);
   });
 
   it('reaches every xxh3 path with shingle sizes 1 to 64 and the seed everywhere', () => {

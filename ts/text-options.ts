@@ -52,7 +52,7 @@ export function resolveTextOptions(options: TextOptions | undefined): ResolvedTe
   return {
     unit,
     size,
-    weighting: choice(o.weighting, 'options.weighting', ['tf', 'binary'] as const, 'tf'),
+    weighting: choice(o.weighting, 'options.weighting', ['tf', 'binary'] as const, 'binary'),
     normalize: flag(o.normalize, 'options.normalize'),
     lowercase: flag(o.lowercase, 'options.lowercase'),
     seed: o.seed === undefined ? 0n : checkU64(o.seed, 'options.seed'),

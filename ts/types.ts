@@ -115,7 +115,11 @@ export interface TextOptions {
   unit?: 'word' | 'char';
   /** Units per shingle, an integer in `1..=64`. Default 3 for `'word'`, 4 for `'char'`. */
   size?: number;
-  /** `'tf'`: every shingle occurrence counts; `'binary'`: each distinct one once. Default `'tf'`. */
+  /**
+   * `'binary'`: each distinct shingle counts once, so the fingerprint follows the shingle set as
+   * Jaccard similarity does; `'tf'`: every occurrence counts. Default `'binary'` (see the
+   * README's Quality section for why).
+   */
   weighting?: 'tf' | 'binary';
   /** Apply Unicode NFKC normalisation first. Default `true`. */
   normalize?: boolean;

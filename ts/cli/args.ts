@@ -15,7 +15,7 @@ export type Weighting = 'tf' | 'binary';
 export const DEFAULT_DISTANCE = 10;
 
 /**
- * The command line's weighting. Unlike the library's default (`'tf'`), it counts each distinct
+ * The command line's weighting. Like the library's default, it counts each distinct
  * shingle once, which tracks shingle-set Jaccard similarity: a document repeating a licence ten
  * times is not a near-duplicate of that licence.
  */
