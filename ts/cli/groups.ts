@@ -1,7 +1,6 @@
 /** Grouping fingerprints into families of near-duplicates. */
 
-import { numDifferingBits } from '../index.js';
-import { clusterRoots } from './clusters.js';
+import { findClusters, numDifferingBits } from '../index.js';
 
 /** One family of near-duplicates: at least two documents. */
 export interface Group {
@@ -18,7 +17,7 @@ export interface Group {
  * the output stays linear in the number of documents however large a family is.
  */
 export function groupNearDuplicates(fingerprints: BigUint64Array, distance: number): Group[] {
-  const roots = clusterRoots(fingerprints, distance);
+  const roots = findClusters(fingerprints, { distance });
   const n = roots.length;
   const sizes = new Uint32Array(n);
   for (let i = 0; i < n; i++) {
