@@ -52,16 +52,16 @@ const UNRELATED = 0.5;
 const MAX_THRESHOLD = 16;
 
 /**
- * The settings compared. The first is the library's default; the second is what the command line
- * uses, the best of those measured (see the README's "Quality" section).
+ * The settings compared, weighting always explicit. The first two are the library's default
+ * shingles with either weighting; the second is the default (see the README's "Quality").
  * @type {{ label: string, options: import('simhash-wasm').TextOptions }[]}
  */
 const SETTINGS = [
-  { label: 'word 3, tf (library default)', options: {} },
-  { label: 'word 3, binary (command line)', options: { weighting: 'binary' } },
-  { label: 'word 2, tf', options: { size: 2 } },
-  { label: 'word 5, tf', options: { size: 5 } },
-  { label: 'char 4, tf', options: { unit: 'char' } },
+  { label: 'word 3, tf', options: { weighting: 'tf' } },
+  { label: 'word 3, binary (the default)', options: { weighting: 'binary' } },
+  { label: 'word 2, tf', options: { size: 2, weighting: 'tf' } },
+  { label: 'word 5, tf', options: { size: 5, weighting: 'tf' } },
+  { label: 'char 4, tf', options: { unit: 'char', weighting: 'tf' } },
   { label: 'word 2, binary', options: { size: 2, weighting: 'binary' } },
   { label: 'word 4, binary', options: { size: 4, weighting: 'binary' } },
   { label: 'word 5, binary', options: { size: 5, weighting: 'binary' } },
@@ -248,8 +248,8 @@ for (const u of usage) console.log(`| ${u.root.replace(homedir(), '~').replace(r
 console.log(`\n${count(n)} documents with words (${count(identical)} byte-identical copies, ${count(skipped)} binary, unreadable or over ${MAX_BYTES / 1024} KB left out), ${count(pairCount)} pairs:`);
 console.log(`${count(classTotals[2])} near-duplicate (Jaccard ≥ ${NEAR}), ${count(classTotals[1])} related (${UNRELATED} ≤ J < ${NEAR}), ${count(classTotals[0])} unrelated (J < ${UNRELATED}).\n`);
 
-const [libraryDefault, commandLine] = results;
-const COLUMNS = `tf: ${libraryDefault.label}; binary: ${commandLine.label}.\n`;
+const [tf, binary] = results;
+const COLUMNS = `tf: ${tf.label}; binary: ${binary.label}.\n`;
 
 console.log('## Distance distributions\n');
 console.log('Pairs by the number of bits their fingerprints differ in, as a share of their class.\n');
@@ -262,7 +262,7 @@ for (const [lo, hi] of bins) {
     const sum = r.histogram[c].slice(lo, hi + 1).reduce((s, x) => s + x, 0);
     return classTotals[c] === 0 ? '–' : `${count(sum)} (${pct(sum / classTotals[c])})`;
   };
-  const cells = [share(libraryDefault, 2), share(libraryDefault, 0), share(commandLine, 2), share(commandLine, 1), share(commandLine, 0)];
+  const cells = [share(tf, 2), share(tf, 0), share(binary, 2), share(binary, 1), share(binary, 0)];
   console.log(`| ${lo === hi ? lo : `${lo}–${hi}`} | ${cells.join(' | ')} |`);
 }
 
@@ -271,8 +271,8 @@ console.log(COLUMNS);
 console.log('| distance ≤ | recall (tf) | unrelated (tf) | recall (binary) | pairs reported (binary) | unrelated (binary) |');
 console.log('|---:|---:|---:|---:|---:|---:|');
 for (let t = 0; t <= MAX_THRESHOLD; t++) {
-  const d = libraryDefault.rows[t];
-  const c = commandLine.rows[t];
+  const d = tf.rows[t];
+  const c = binary.rows[t];
   console.log(`| ${t} | ${pct(d.recall)} | ${pct(d.unrelatedShare)} | ${pct(c.recall)} | ${count(c.reported)} | ${count(c.unrelated)} (${pct(c.unrelatedShare)}) |`);
 }
 
@@ -298,14 +298,14 @@ for (const r of results) {
 /** @param {number} i */
 const shortName = (i) => kept[i].path.replace(homedir(), '~').replace(root, '.');
 
-const tfRecallThreshold = libraryDefault.rows.find((row) => row.recall >= 0.9)?.threshold ?? MAX_THRESHOLD;
-console.log(`\n## Unrelated pairs within ${tfRecallThreshold} bits, ${libraryDefault.label}: why tf weighting fails\n`);
+const tfRecallThreshold = tf.rows.find((row) => row.recall >= 0.9)?.threshold ?? MAX_THRESHOLD;
+console.log(`\n## Unrelated pairs within ${tfRecallThreshold} bits, ${tf.label}: why tf weighting fails\n`);
 console.log('The closest pair of each document, each document once; "all" counts repeated shingles.\n');
 console.log('| bits | Jaccard | shingles (distinct / all) | documents |');
 console.log('|---:|---:|---:|---|');
 const close = [];
 for (let a = 0, p = 0; a < n; a++) {
-  const distances = hammingDistances(libraryDefault.fingerprints[a], libraryDefault.fingerprints.subarray(a + 1));
+  const distances = hammingDistances(tf.fingerprints[a], tf.fingerprints.subarray(a + 1));
   for (let k = 0; k < distances.length; k++, p++) {
     if (pairClass[p] === 0 && distances[k] <= tfRecallThreshold) close.push({ a, b: a + 1 + k, bits: distances[k] });
   }
@@ -315,16 +315,16 @@ const listed = new Set();
 for (const { a, b, bits } of close) {
   if (listed.has(a) || listed.has(b)) continue;
   listed.add(a).add(b);
-  const shingles = (/** @type {number} */ i) => `${sets[i].length} / ${features(kept[i].text).length}`;
+  const shingles = (/** @type {number} */ i) => `${sets[i].length} / ${features(kept[i].text, { weighting: 'tf' }).length}`;
   console.log(`| ${bits} | ${jaccard(sets[a], sets[b]).toFixed(2)} | ${shingles(a)}, ${shingles(b)} | ${shortName(a)}, ${shortName(b)} |`);
   if (listed.size >= 16) break;
 }
 
-console.log(`\n## Near-duplicate pairs farthest apart, ${commandLine.label}\n`);
+console.log(`\n## Near-duplicate pairs farthest apart, ${binary.label}\n`);
 console.log('| bits | Jaccard | shingles | documents |');
 console.log('|---:|---:|---:|---|');
 const farthest = nearPairs
-  .map((pair) => ({ ...pair, bits: hammingDistances(commandLine.fingerprints[pair.a], [commandLine.fingerprints[pair.b]])[0] }))
+  .map((pair) => ({ ...pair, bits: hammingDistances(binary.fingerprints[pair.a], [binary.fingerprints[pair.b]])[0] }))
   .sort((x, y) => y.bits - x.bits)
   .slice(0, 8);
 for (const f of farthest) {

@@ -24,7 +24,7 @@ Options
   --size N            shingle length in units, 1..64 (default 3 for word, 4 for char)
   --weighting binary|tf
                       binary: each distinct shingle counts once; tf: every occurrence
-                      counts (default ${DEFAULT_WEIGHTING}; the library's fingerprint() uses tf)
+                      counts (default ${DEFAULT_WEIGHTING}, as in the library)
   --json              print one JSON object instead of a table
   --jsonl             inputs are JSON Lines: one JSON object per line
   --field F           the field holding the text (default text); needs --jsonl
