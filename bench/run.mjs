@@ -1,4 +1,5 @@
-// `npm run bench [-- --quick]`: times every workload on the WebAssembly entry and on the pure
+// `npm run bench [-- --quick] [-- --only <text>]`: times every workload (or those whose id
+// contains <text>) on the WebAssembly entry and on the pure
 // TypeScript entry, prints a table and writes it as JSON under bench/results/. With --quick the
 // sizes are small enough for CI, and the exit status is 1 when WebAssembly loses anywhere:
 // ratios, unlike absolute times, survive a change of machine.
@@ -21,9 +22,11 @@ const REPETITIONS = {
 };
 
 const args = process.argv.slice(2);
-const unknown = args.filter((arg) => arg !== '--quick');
-if (unknown.length > 0) {
-  console.error(`unknown argument(s): ${unknown.join(' ')}\nusage: node bench/run.mjs [--quick]`);
+const onlyAt = args.indexOf('--only');
+const only = onlyAt === -1 ? undefined : args[onlyAt + 1];
+const unknown = args.filter((arg, i) => arg !== '--quick' && (onlyAt === -1 || (i !== onlyAt && i !== onlyAt + 1)));
+if (unknown.length > 0 || (onlyAt !== -1 && only === undefined)) {
+  console.error(`unknown argument(s): ${unknown.join(' ')}\nusage: node bench/run.mjs [--quick] [--only <text in workload ids>]`);
   process.exit(2);
 }
 /** @type {'full' | 'quick'} */
@@ -60,6 +63,17 @@ function wasmMemory(id) {
   return { bytesBefore, bytesAfter, bytesPerFingerprint, freshCallMs };
 }
 
+/**
+ * @param {string} id
+ * @returns {import('./report.mjs').MemoryResult}
+ */
+function callMemory(id) {
+  const child = spawnSync(process.execPath, [join(here, 'call-memory.mjs'), id], { encoding: 'utf8' });
+  if (child.status !== 0) throw new Error(`call-memory.mjs ${id} failed:\n${child.stderr}`);
+  const { bytesBefore, bytesAfter, bytesPerFingerprint, freshCallMs } = JSON.parse(child.stdout);
+  return { bytesBefore, bytesAfter, bytesPerFingerprint, freshCallMs };
+}
+
 /** Fast operations are sampled hundreds of times; sub-microsecond digits are only noise. @param {number} ms */
 const microseconds = (ms) => Math.round(ms * 1000) / 1000;
 
@@ -69,7 +83,7 @@ await wasm.init();
 
 /** @type {import('./report.mjs').Row[]} */
 const rows = [];
-for (const workload of workloads(mode)) {
+for (const workload of workloads(mode).filter((w) => only === undefined || w.id.includes(only))) {
   const inputs = workload.prepare();
   const bound = [wasm, pure].map((api) => workload.bind(api, inputs));
   let timings;
@@ -98,6 +112,7 @@ for (const workload of workloads(mode)) {
     if (!workload.throws) row.pairs = /** @type {import('../dist/esm/index.js').PairResult} */ (w.result).left.length;
     row.wasmMemory = wasmMemory(workload.id);
   }
+  if (workload.peakMemory) row.wasmMemory = callMemory(workload.id);
   rows.push(row);
   console.error(`${workload.operation} (${workload.size}): WASM ${w.medianMs.toFixed(2)} ms, pure ${p.medianMs.toFixed(2)} ms`);
 }

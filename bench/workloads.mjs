@@ -32,6 +32,8 @@
  * @property {() => unknown} prepare generates the inputs, once for both implementations
  * @property {(api: Api, inputs: any) => Bound} bind
  * @property {FindAllCase} [findAll] present for findAll workloads, whose memory is measured
+ * @property {boolean} [peakMemory] measure the WebAssembly memory one call grows on a fresh
+ * instance, per item (`call-memory.mjs`)
  */
 
 /**
@@ -298,7 +300,156 @@ export function workloads(mode) {
     fingerprints: () => familyFingerprints(8, s.familyRandom, s.family),
     options: { distance: DISTANCE },
   }, true));
+  list.push(...clusterAndIndexWorkloads(s.familyRandom, s.family));
   return list;
+}
+
+/** Single queries timed per call: enough that a call takes milliseconds. */
+const QUERIES_PER_CALL = 10_000;
+/** A batch for queryMany. */
+const QUERY_BATCH = 100_000;
+/** Add, remove and query rounds per call of the churn workload. */
+const CHURN_ROUNDS = 5_000;
+
+/**
+ * Queries for an index of `values`: a third of them stored values with 0..3 bits flipped (so
+ * they find something), the rest random.
+ *
+ * @param {number} seed @param {BigUint64Array} values @param {number} count
+ */
+function queriesNear(seed, values, count) {
+  const rng = createRng(seed);
+  const out = randomU64(rng, count);
+  for (let k = 0; k < count; k += 3) {
+    out[k] = values[rng.below(values.length)];
+    flipDistinctBits(rng, out, k, rng.below(4));
+  }
+  return out;
+}
+
+/**
+ * An index of `values` (ids 0..n-1) built by one addMany, the planner choosing its layout.
+ *
+ * @param {Api} api @param {BigUint64Array} values
+ */
+function indexOf(api, values) {
+  const index = new api.SimHashIndex({ distance: DISTANCE });
+  index.addMany(Uint32Array.from({ length: values.length }, (_, i) => i), values);
+  return index;
+}
+
+/**
+ * findClusters on the family set that makes findAll throw, and on random fingerprints; the
+ * SimHashIndex over `n` random fingerprints: building, single and batch queries, interleaved
+ * additions and removals, saving and loading.
+ *
+ * @param {number} n @param {number} family
+ * @returns {Workload[]}
+ */
+function clusterAndIndexWorkloads(n, family) {
+  const random = () => randomU64(createRng(9), n);
+  const size = `${si(n)} fp`;
+  /** @type {Workload[]} */
+  const list = [
+    {
+      ...workload(`find-clusters-family-${si(n)}`, `findClusters d=${DISTANCE} family, blocks auto`, `${si(n)} + ${si(family)} family fp`, n + family, 'fp', () => familyFingerprints(8, n, family), (api, fingerprints) => {
+        const array = hashArrayOf(api, fingerprints);
+        return { call: () => api.findClusters(array, { distance: DISTANCE }), free: () => array.free() };
+      }),
+      peakMemory: true,
+    },
+    {
+      ...workload(`find-clusters-random-${si(n)}`, `findClusters d=${DISTANCE} random, blocks auto`, size, n, 'fp', random, (api, fingerprints) => {
+        const array = hashArrayOf(api, fingerprints);
+        return { call: () => api.findClusters(array, { distance: DISTANCE }), free: () => array.free() };
+      }),
+      peakMemory: true,
+    },
+    {
+      ...workload(`index-build-${si(n)}`, `SimHashIndex addMany d=${DISTANCE} (build)`, size, n, 'fp', random, (api, fingerprints) => ({
+        call: () => {
+          const index = indexOf(api, fingerprints);
+          const result = { size: index.size, blocks: index.blocks };
+          index.free();
+          return result;
+        },
+        free: noop,
+      })),
+      peakMemory: true,
+    },
+    workload(`index-query-${si(n)}`, `SimHashIndex query d=${DISTANCE}, one at a time`, `${si(QUERIES_PER_CALL)} q, ${size}`, QUERIES_PER_CALL, 'query', () => {
+      const values = random();
+      return { values, queries: queriesNear(10, values, QUERIES_PER_CALL) };
+    }, (api, { values, queries }) => {
+      const index = indexOf(api, values);
+      return {
+        call: () => {
+          let found = 0;
+          for (let q = 0; q < queries.length; q++) found += index.query(queries[q]).ids.length;
+          return found;
+        },
+        free: () => index.free(),
+      };
+    }),
+    workload(`index-query-many-${si(n)}`, `SimHashIndex queryMany d=${DISTANCE}`, `${si(QUERY_BATCH)} q, ${size}`, QUERY_BATCH, 'query', () => {
+      const values = random();
+      return { values, queries: queriesNear(11, values, QUERY_BATCH) };
+    }, (api, { values, queries }) => {
+      const index = indexOf(api, values);
+      return { call: () => index.queryMany(queries), free: () => index.free() };
+    }),
+    workload(`index-churn-${si(n)}`, `SimHashIndex add + remove + query, interleaved`, `${si(CHURN_ROUNDS)} rounds, ${size}`, 3 * CHURN_ROUNDS, 'op', () => {
+      const values = random();
+      return { values, incoming: randomU64(createRng(12), 1 << 20) };
+    }, (api, { values, incoming }) => {
+      const index = indexOf(api, values);
+      // Each call replaces the oldest entries by new ones, so the size stays n and calls never
+      // repeat an id; whole-index rebuilds are not part of it (merges of the delta are).
+      let next = 0;
+      return {
+        call: () => {
+          for (let r = 0; r < CHURN_ROUNDS; r++, next++) {
+            const value = incoming[next % incoming.length];
+            index.add(n + next, value);
+            index.remove(next);
+            index.query(value);
+          }
+          return index.size;
+        },
+        free: () => index.free(),
+      };
+    }),
+    workload(`index-serialize-${si(n)}`, `SimHashIndex serialize`, size, n, 'fp', random, (api, values) => {
+      const index = indexOf(api, values);
+      return { call: () => index.serialize(), free: () => index.free() };
+    }),
+    workload(`index-deserialize-${si(n)}`, `SimHashIndex deserialize (and rebuild)`, size, n, 'fp', random, (api, values) => {
+      const index = indexOf(api, values);
+      const bytes = index.serialize();
+      index.free();
+      return {
+        call: () => {
+          const loaded = api.SimHashIndex.deserialize(bytes);
+          const result = { size: loaded.size, blocks: loaded.blocks };
+          loaded.free();
+          return result;
+        },
+        free: noop,
+      };
+    }),
+  ];
+  return list;
+}
+
+/**
+ * The workload named `id`, in either mode.
+ *
+ * @param {string} id
+ */
+export function workloadById(id) {
+  const found = [...workloads('full'), ...workloads('quick')].find((w) => w.id === id);
+  if (!found) throw new Error(`no workload named ${JSON.stringify(id)}`);
+  return found;
 }
 
 /**
