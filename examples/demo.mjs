@@ -1,4 +1,4 @@
-// `npm start`: fingerprints a seeded sample of documents (each a set of 64-bit feature hashes),
+// `npm run demo`: fingerprints a seeded sample of documents (each a set of 64-bit feature hashes),
 // plants edited copies, and finds every pair within 3 bits, with WebAssembly and with the pure
 // TypeScript twin, checking that both agree.
 
