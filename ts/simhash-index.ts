@@ -84,7 +84,7 @@ class WasmSimHashIndex implements SimHashIndexType {
     this.#answer = wasm().sh_index_answer(this.#handle.pointer);
     finalizer.register(this, this.#handle, this);
     this.#policy = blocks === 0 ? new LayoutPolicy(this.distance) : null;
-    this.#replan(wasm());
+    withInstance((exports) => this.#replan(exports));
   }
 
   /**
