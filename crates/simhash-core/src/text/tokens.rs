@@ -6,13 +6,46 @@ use super::classes::UNSEGMENTED;
 
 /// The class of a code point: [`WORD`], [`UNSEGMENTED`], [`MARK`] or [`SEPARATOR`].
 pub fn class_of(code_point: u32) -> u8 {
-    if code_point < 0x80 {
-        return ASCII[code_point as usize];
+    Classifier::default().class_of(code_point)
+}
+
+/// Classifies code points, remembering the last run it found: text outside ASCII mostly stays
+/// within one script's run (a CJK text within the 20,992 ideographs of U+4E00..U+9FFF), so
+/// most look-ups skip the binary search.
+#[derive(Clone, Copy)]
+pub struct Classifier {
+    /// The last run found: `start..end` has class `class`.
+    start: u32,
+    end: u32,
+    class: u8,
+}
+
+impl Default for Classifier {
+    fn default() -> Self {
+        // An empty run: the first non-ASCII look-up searches.
+        Classifier { start: 1, end: 0, class: SEPARATOR }
     }
-    // The last run starting at or before the code point.
-    let key = code_point << 2 | 3;
-    let index = RUN_STARTS.partition_point(|&start| start <= key);
-    (RUN_STARTS[index.saturating_sub(1)] & 3) as u8
+}
+
+impl Classifier {
+    /// The class of `code_point`, as [`class_of`].
+    #[inline]
+    pub fn class_of(&mut self, code_point: u32) -> u8 {
+        if code_point < 0x80 {
+            return ASCII[code_point as usize];
+        }
+        if code_point >= self.start && code_point < self.end {
+            return self.class;
+        }
+        // The last run starting at or before the code point.
+        let key = code_point << 2 | 3;
+        let index = RUN_STARTS.partition_point(|&start| start <= key).max(1);
+        let run = RUN_STARTS[index - 1];
+        self.start = run >> 2;
+        self.end = RUN_STARTS.get(index).map_or(0x11_0000, |&next| next >> 2);
+        self.class = (run & 3) as u8;
+        self.class
+    }
 }
 
 /// ASCII letters and digits are words; the rest of ASCII separates.
@@ -65,11 +98,12 @@ pub fn decode(bytes: &[u8], i: usize) -> (u32, usize) {
 pub fn for_each_token(text: &[u8], mut token: impl FnMut(usize, usize)) {
     // `open` is the kind of the token being built (WORD or UNSEGMENTED), or SEPARATOR.
     let mut open = SEPARATOR;
+    let mut classifier = Classifier::default();
     let mut start = 0;
     let mut i = 0;
     while i < text.len() {
         let (code_point, length) = decode(text, i);
-        let class = class_of(code_point);
+        let class = classifier.class_of(code_point);
         let joins = match class {
             WORD => open == WORD,
             MARK => open != SEPARATOR,
@@ -128,6 +162,22 @@ mod tests {
         assert_eq!(decode(b"\xC0\x80", 0), (0xFFFD, 1)); // overlong
         assert_eq!(decode("é".as_bytes(), 0), (0xE9, 2));
         assert_eq!(decode("😀".as_bytes(), 0), (0x1F600, 4));
+    }
+
+    #[test]
+    fn remembered_runs_agree_with_the_search() {
+        let mut classifier = Classifier::default();
+        let mut rng = crate::test_rng::Rng::new(17);
+        for _ in 0..200_000 {
+            // Mostly near the last code point, sometimes anywhere.
+            let code_point = if rng.below(4) == 0 { rng.below(0x11_0000) as u32 } else { 0x4E00 + rng.below(0x200) as u32 };
+            let expected = {
+                let key = code_point << 2 | 3;
+                let index = RUN_STARTS.partition_point(|&start| start <= key);
+                if code_point < 0x80 { ASCII[code_point as usize] } else { (RUN_STARTS[index - 1] & 3) as u8 }
+            };
+            assert_eq!(classifier.class_of(code_point), expected, "{:#x}", code_point);
+        }
     }
 
     #[test]
