@@ -13,8 +13,9 @@
 //!   slot is here: the right thing for a few hundred entries) and after a merge that ran out of
 //!   memory (answers stay exact, only slower).
 //!
-//! When the delta passes an eighth of the tables it is merged in: per table, one pass of
-//! memmoves between the few buckets that gain entries, no sorting. Removal only clears a live
+//! When the delta passes an eighth of the tables it is merged in: per table, the delta is sorted
+//! by bucket and the table's entries move once, in memmoves between the buckets that gain
+//! entries; the tables are never sorted again. Removal only clears a live
 //! bit (a tombstone); replacing an id is removal plus insertion. When dead slots outnumber live
 //! ones, or the index has grown four-fold since its buckets were sized, everything is rebuilt
 //! from the live slots (a merge into empty tables).

@@ -1,6 +1,7 @@
 //! SimHash over plain slices: fingerprints from feature hashes, Hamming distances, and the
 //! exact permuted-table search for every pair of near-duplicate fingerprints (Manku, Jain and
-//! Das Sarma, 2007).
+//! Das Sarma, 2007), the connected components of those pairs ([`find_clusters`]), and a mutable
+//! index answering queries, with a versioned byte format ([`Index`]).
 //!
 //! Nothing here knows about WebAssembly or JavaScript; the `simhash-wasm` crate exposes these
 //! functions across an `extern "C"` boundary. Every function takes slices, returns `Result` for
