@@ -25,6 +25,11 @@ impl IdMap {
 
     /// The slot of `id`.
     pub(crate) fn get(&self, id: u32) -> Option<u32> {
+        self.position(id).map(|i| (self.entries[i] >> 32) as u32)
+    }
+
+    /// Where `id`'s entry is in `entries`.
+    fn position(&self, id: u32) -> Option<usize> {
         if self.entries.is_empty() {
             return None;
         }
@@ -36,7 +41,7 @@ impl IdMap {
                 return None;
             }
             if entry as u32 == id {
-                return Some((entry >> 32) as u32);
+                return Some(i);
             }
             i = (i + 1) & mask;
         }
@@ -67,21 +72,8 @@ impl IdMap {
 
     /// Removes `id`, returning its slot.
     pub(crate) fn remove(&mut self, id: u32) -> Option<u32> {
-        if self.entries.is_empty() {
-            return None;
-        }
+        let i = self.position(id)?;
         let mask = self.entries.len() - 1;
-        let mut i = self.home(id);
-        loop {
-            let entry = self.entries[i];
-            if entry == EMPTY {
-                return None;
-            }
-            if entry as u32 == id {
-                break;
-            }
-            i = (i + 1) & mask;
-        }
         let slot = (self.entries[i] >> 32) as u32;
         // Backward-shift deletion: pull later entries of the probe sequence into the hole, so
         // no tombstones accumulate.
