@@ -2,6 +2,8 @@
 // runs on different commits and machines time exactly the same work, and both implementations
 // receive the very same arrays.
 
+import { chineseLike, englishLike, utf8Bytes } from './texts.mjs';
+
 /** @typedef {typeof import('../dist/esm/index.js')} Api */
 /** @typedef {'full' | 'quick'} Mode */
 
@@ -218,10 +220,12 @@ function findAllWorkload(id, operation, size, items, findAll, throws = false) {
 }
 
 const SIZES = {
-  full: { hashes: 1_000_000, docs: 100_000, findAll: [100_000, 1_000_000], clusterBases: 100_000, familyRandom: 1_000_000, family: 40_000 },
+  full: { hashes: 1_000_000, docs: 100_000, findAll: [100_000, 1_000_000], clusterBases: 100_000, familyRandom: 1_000_000, family: 40_000, texts: 20_000 },
   // A family of 10k still exceeds the default maxPairs (49,995,000 > 2^25 pairs).
-  quick: { hashes: 100_000, docs: 10_000, findAll: [10_000, 100_000], clusterBases: 10_000, familyRandom: 100_000, family: 10_000 },
+  quick: { hashes: 100_000, docs: 10_000, findAll: [10_000, 100_000], clusterBases: 10_000, familyRandom: 100_000, family: 10_000, texts: 2_000 },
 };
+/** Bytes of UTF-8 per generated document. */
+const TEXT_BYTES = 2_000;
 const HASHES_PER_DOC = 50;
 const DISTANCE = 3;
 const CLUSTER_COPIES = 10;
@@ -301,7 +305,33 @@ export function workloads(mode) {
     options: { distance: DISTANCE },
   }, true));
   list.push(...clusterAndIndexWorkloads(s.familyRandom, s.family));
+  list.push(...textWorkloads(s.texts));
   return list;
+}
+
+/**
+ * fingerprintMany over seeded prose, throughput counted in UTF-8 bytes: the specification's
+ * defaults (word 3-shingles, binary weighting), character 4-shingles, and Chinese.
+ *
+ * @param {number} count documents of about 2 KB each
+ * @returns {Workload[]}
+ */
+function textWorkloads(count) {
+  const english = () => englishLike(13, count, TEXT_BYTES);
+  const chinese = () => chineseLike(14, count, TEXT_BYTES);
+  /** @param {string} id @param {string} operation @param {() => string[]} texts @param {import('../dist/esm/index.js').TextOptions} options */
+  const text = (id, operation, texts, options) => {
+    const sample = texts();
+    return workload(id, operation, `${si(count)} docs, ${(utf8Bytes(sample) / 1e6).toFixed(1)} MB`, utf8Bytes(sample), 'B', () => sample, (api, list) => ({
+      call: () => api.fingerprintMany(list, options),
+      free: noop,
+    }));
+  };
+  return [
+    text(`text-word-${si(count)}`, 'fingerprintMany, English, word 3 (defaults)', english, {}),
+    text(`text-char-${si(count)}`, 'fingerprintMany, English, char 4', english, { unit: 'char' }),
+    text(`text-chinese-${si(count)}`, 'fingerprintMany, Chinese (defaults)', chinese, {}),
+  ];
 }
 
 /** Single queries timed per call: enough that a call takes milliseconds. */

@@ -60,6 +60,31 @@ pub struct Scratch {
     units: Vec<u8>,
     /// Shingle hashes, when they must be kept.
     shingles: Vec<u64>,
+    /// The hash of every one-byte unit (ASCII letters and digits), for the seed it was made
+    /// with: character units and one-letter words then cost a load instead of a hash.
+    ascii: Option<(u64, [u64; 128])>,
+}
+
+impl Scratch {
+    /// The hash of `unit` with `seed`.
+    #[inline]
+    fn unit_hash(&mut self, unit: &[u8], seed: u64) -> u64 {
+        if let [byte] = *unit {
+            let table = match self.ascii {
+                Some((made_with, ref table)) if made_with == seed => table,
+                _ => {
+                    let mut table = [0u64; 128];
+                    for (b, slot) in table.iter_mut().enumerate() {
+                        *slot = xxh3_64_with_seed(&[b as u8], seed);
+                    }
+                    &self.ascii.insert((seed, table)).1
+                }
+            };
+            // A one-byte UTF-8 unit is ASCII.
+            return table[usize::from(byte & 0x7F)];
+        }
+        xxh3_64_with_seed(unit, seed)
+    }
 }
 
 /// The shingle hashes of `text` (step 7): in order with repeats for
@@ -71,7 +96,7 @@ pub fn features(text: &[u8], options: &TextOptions) -> Result<Vec<u64>, Error> {
     options.check()?;
     let mut scratch = Scratch::default();
     let mut out = Vec::new();
-    unit_hashes(text, options, &mut scratch.units);
+    unit_hashes(text, options, &mut scratch);
     for_each_shingle(&scratch.units, options, |hash| out.push(hash));
     if options.weighting == Weighting::Binary {
         out.sort_unstable();
@@ -86,7 +111,7 @@ pub fn features(text: &[u8], options: &TextOptions) -> Result<Vec<u64>, Error> {
 /// [`Error::InvalidShingleSize`] unless `options.size` is in `1..=64`.
 pub fn fingerprint(text: &[u8], options: &TextOptions, scratch: &mut Scratch) -> Result<u64, Error> {
     options.check()?;
-    unit_hashes(text, options, &mut scratch.units);
+    unit_hashes(text, options, scratch);
     Ok(match options.weighting {
         Weighting::TermFrequency => {
             let mut fold = Fold::default();
@@ -131,22 +156,24 @@ pub fn fingerprint_many(texts: &[u8], offsets: &[u32], options: &TextOptions, ou
 }
 
 /// Steps 5 and 6: the hash of every unit, written little-endian into `units`.
-fn unit_hashes(text: &[u8], options: &TextOptions, units: &mut Vec<u8>) {
+fn unit_hashes(text: &[u8], options: &TextOptions, scratch: &mut Scratch) {
+    let mut units = core::mem::take(&mut scratch.units);
     units.clear();
     let seed = options.seed;
     match options.unit {
         Unit::Word => for_each_token(text, |start, end| {
-            units.extend_from_slice(&xxh3_64_with_seed(&text[start..end], seed).to_le_bytes());
+            units.extend_from_slice(&scratch.unit_hash(&text[start..end], seed).to_le_bytes());
         }),
         Unit::Char => for_each_token(text, |start, end| {
             let mut i = start;
             while i < end {
                 let (_, length) = tokens::decode(text, i);
-                units.extend_from_slice(&xxh3_64_with_seed(&text[i..i + length], seed).to_le_bytes());
+                units.extend_from_slice(&scratch.unit_hash(&text[i..i + length], seed).to_le_bytes());
                 i += length;
             }
         }),
     }
+    scratch.units = units;
 }
 
 /// Step 7: calls `shingle` with the hash of every window of `size` units (or of all units when
