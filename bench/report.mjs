@@ -46,6 +46,7 @@ import { join } from 'node:path';
  * @property {string} node
  * @property {{ runs: number, minMs: number, budgetMs: number }} repetitions
  * @property {Row[]} rows
+ * @property {import('./peers.mjs').PeerRow[]} peers text → fingerprint against simhash-js
  * @property {number} totalSeconds
  */
 

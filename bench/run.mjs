@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import * as wasm from '../dist/esm/index.js';
 import * as pure from '../dist/esm/pure/index.js';
 import { measure } from './measure.mjs';
+import { comparePeers, formatPeers } from './peers.mjs';
 import { formatReport, gitCommit, machine, osName, writeJson } from './report.mjs';
 import { workloads } from './workloads.mjs';
 
@@ -117,6 +118,8 @@ for (const workload of workloads(mode).filter((w) => only === undefined || w.id.
   console.error(`${workload.operation} (${workload.size}): WASM ${w.medianMs.toFixed(2)} ms, pure ${p.medianMs.toFixed(2)} ms`);
 }
 
+const peers = only === undefined || 'peers'.includes(only) ? comparePeers(wasm, pure, repetitions, mode === 'full' ? 2_000 : 300) : [];
+
 /** @type {import('./report.mjs').Report} */
 const report = {
   mode,
@@ -127,9 +130,11 @@ const report = {
   node: process.version,
   repetitions,
   rows,
+  peers,
   totalSeconds: (performance.now() - started) / 1000,
 };
 console.log(formatReport(report));
+if (peers.length > 0) console.log(`\n${formatPeers(peers)}\n`);
 const file = writeJson(report, join(here, 'results'));
 console.log(`wrote ${relative(process.cwd(), file)}`);
 
