@@ -3,12 +3,11 @@
 //
 // Candidates, in order: $CARGO/$RUSTC when both are set; the rustc on PATH (rustup or
 // otherwise) when its sysroot has the wasm32 standard library; Debian's /usr/bin/rustc with
-// libstd-rust-dev-wasm32. Crates come from crates.io, except with Debian's toolchain when
-// Debian's packaged crate sources are present, which cargo then reads as a directory source
-// (no network needed).
+// libstd-rust-dev-wasm32. Crates come from Debian's packaged crate sources when they are
+// present, which cargo then reads as a directory source (no network needed), else crates.io.
 
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
 export const WASM_TARGET = 'wasm32-unknown-unknown';
@@ -32,8 +31,12 @@ function candidates() {
   }
   // Under rustup, `rustc` on PATH is a proxy for the default toolchain; `cargo` goes with it.
   list.push({ name: 'rustc on PATH', cargo: 'cargo', rustc: 'rustc' });
-  list.push({ name: "Debian's rustc", cargo: '/usr/bin/cargo', rustc: '/usr/bin/rustc', rustdoc: '/usr/bin/rustdoc', debian: true });
+  list.push({ name: "Debian's rustc", cargo: '/usr/bin/cargo', rustc: '/usr/bin/rustc', rustdoc: '/usr/bin/rustdoc' });
   return list;
+}
+
+function hasDebianCrates() {
+  return existsSync(DEBIAN_REGISTRY) && readdirSync(DEBIAN_REGISTRY).some((name) => name.startsWith('xxhash-rust-'));
 }
 
 function findToolchain() {
@@ -79,7 +82,9 @@ export function resolveToolchain() {
   // Doc tests must be compiled by the rustdoc of the same toolchain as the crates they use.
   if (toolchain.rustdoc !== undefined && existsSync(toolchain.rustdoc)) env.RUSTDOC = toolchain.rustdoc;
   const config = [];
-  if (toolchain.debian && existsSync(DEBIAN_REGISTRY)) {
+  // Debian's packaged crate sources serve any toolchain, and need no network: use them whenever
+  // they hold what the crates depend on.
+  if (hasDebianCrates()) {
     config.push(
       '--config', 'source.crates-io.replace-with="debian-packages"',
       '--config', `source.debian-packages.directory="${DEBIAN_REGISTRY}"`,
