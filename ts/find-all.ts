@@ -20,14 +20,15 @@ import { DEFAULT_MAX_PAIRS, checkBlocks, checkDistance, checkMaxPairs, checkOpti
  * result would exceed `options.maxPairs`.
  */
 export function findAll(fingerprints: U64Input, options: FindAllOptions): PairResult {
-  const opts = checkOptions(options);
-  const distance = checkDistance(opts.distance);
-  const blocks = opts.blocks === undefined ? undefined : checkBlocks(opts.blocks, distance);
-  const maxPairs = opts.maxPairs === undefined ? DEFAULT_MAX_PAIRS : checkMaxPairs(opts.maxPairs);
   return withInstance((exports) => {
     const scope = new CallScope(exports);
     try {
+      // The input is checked first, as in every other function and in the pure entry.
       const input = scope.u64(fingerprints, 'fingerprints');
+      const opts = checkOptions(options);
+      const distance = checkDistance(opts.distance);
+      const blocks = opts.blocks === undefined ? undefined : checkBlocks(opts.blocks, distance);
+      const maxPairs = opts.maxPairs === undefined ? DEFAULT_MAX_PAIRS : checkMaxPairs(opts.maxPairs);
       const result = scope.alloc(16);
       const status = exports.sh_find_all(
         input.ptr,

@@ -102,7 +102,8 @@ export class WasmHashArray implements HashArray {
  */
 export function allocHashArray(length: number): HashArray {
   const array = new WasmHashArray(checkArrayLength(length));
-  // dlmalloc may hand back memory that held earlier data.
-  array.view.fill(0n);
+  // dlmalloc may hand back memory that held earlier data. Bytes, not bigints: a memset.
+  const view = array.view;
+  new Uint8Array(view.buffer, view.byteOffset, view.byteLength).fill(0);
   return array;
 }

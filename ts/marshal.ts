@@ -44,6 +44,7 @@ export class CallScope {
       return this.u64(input.view, name);
     }
     const length = checkU64ListLength(input, name);
+    if (input instanceof BigUint64Array && this.#inMemory(input)) return { ptr: input.byteOffset, length };
     const ptr = this.alloc(length * 8);
     const target = memoryViews(this.#exports).u64.subarray(ptr / 8, ptr / 8 + length);
     if (input instanceof BigUint64Array) target.set(input);
@@ -51,19 +52,30 @@ export class CallScope {
     return { ptr, length };
   }
 
-  /** A `Float64Array` copied in. */
+  /** A `Float64Array` copied in (unless it is a view of the instance's memory already). */
   f64(input: Float64Array): Region {
+    if (this.#inMemory(input)) return { ptr: input.byteOffset, length: input.length };
     const ptr = this.alloc(input.length * 8);
     memoryViews(this.#exports).f64.set(input, ptr / 8);
     return { ptr, length: input.length };
   }
 
-  /** A `Uint32Array` copied in. */
+  /** A `Uint32Array` copied in (unless it is a view of the instance's memory already). */
   u32(input: Uint32Array): Region {
     checkLength(input.length, 'offsets');
+    if (this.#inMemory(input)) return { ptr: input.byteOffset, length: input.length };
     const ptr = this.alloc(input.length * 4);
     memoryViews(this.#exports).u32.set(input, ptr / 4);
     return { ptr, length: input.length };
+  }
+
+  /**
+   * Whether `view` is over the instance's memory (say, a `HashArray`'s `.view` or a part of it):
+   * it is then passed where it is. Copying it instead could grow the memory, which detaches the
+   * very view being copied.
+   */
+  #inMemory(view: ArrayBufferView): boolean {
+    return view.buffer === this.#exports.memory.buffer;
   }
 
   /** Frees every temporary. */

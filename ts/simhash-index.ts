@@ -81,7 +81,8 @@ class WasmSimHashIndex implements SimHashIndexType {
         newHandle(exports, (_, out) => exports.sh_index_new(checked.distance, checked.blocks, out), 'new SimHashIndex'),
       );
     }
-    this.#answer = wasm().sh_index_answer(this.#handle.pointer);
+    // A pointer: the i32 it comes back as is negative above 2 GiB.
+    this.#answer = wasm().sh_index_answer(this.#handle.pointer) >>> 0;
     finalizer.register(this, this.#handle, this);
     this.#policy = blocks === 0 ? new LayoutPolicy(this.distance) : null;
     withInstance((exports) => this.#replan(exports));
@@ -179,11 +180,13 @@ class WasmSimHashIndex implements SimHashIndexType {
 
   queryMany(fingerprints: U64Input, options?: QueryOptions): QueryManyResult {
     const pointer = this.#pointer();
-    const { distance, limit } = checkQueryOptions(options, this.distance);
     return withInstance((exports) => {
       const scope = new CallScope(exports);
+      let distance: number;
+      let limit: number;
       try {
         const values = scope.u64(fingerprints, 'fingerprints');
+        ({ distance, limit } = checkQueryOptions(options, this.distance));
         throwIfFailed(exports.sh_index_query_many(pointer, values.ptr, values.length, distance, limit), 'SimHashIndex.queryMany');
       } finally {
         scope.release();

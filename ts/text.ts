@@ -50,7 +50,7 @@ function encode(scope: CallScope, live: WasmExports, texts: readonly string[]): 
   return { ptr, offsets };
 }
 
-function fingerprintBatch(texts: readonly string[], c: Codes, out: BigUint64Array, at: number): void {
+function fingerprintBatch(texts: readonly string[], c: Codes, out: BigUint64Array, at: number, operation: string): void {
   withInstance((live) => {
     const scope = new CallScope(live);
     try {
@@ -68,7 +68,7 @@ function fingerprintBatch(texts: readonly string[], c: Codes, out: BigUint64Arra
         c.seed,
         result,
       );
-      throwIfFailed(status, 'fingerprintMany');
+      throwIfFailed(status, operation);
       out.set(new BigUint64Array(live.memory.buffer, result, texts.length), at);
     } finally {
       scope.release();
@@ -107,7 +107,7 @@ export function fingerprintMany(texts: readonly string[] | Iterable<string>, opt
       grown.set(out.subarray(0, count));
       out = grown;
     }
-    fingerprintBatch(batch, c, out, count);
+    fingerprintBatch(batch, c, out, count, 'fingerprintMany');
     count += batch.length;
     batch = [];
     batchUnits = 0;
@@ -134,7 +134,7 @@ export function fingerprintMany(texts: readonly string[] | Iterable<string>, opt
 export function fingerprint(text: string, options?: TextOptions): bigint {
   const resolved = resolveTextOptions(options);
   const out = new BigUint64Array(1);
-  fingerprintBatch([normalizeText(text, resolved)], codes(resolved), out, 0);
+  fingerprintBatch([normalizeText(text, resolved)], codes(resolved), out, 0, 'fingerprint');
   return out[0]!;
 }
 

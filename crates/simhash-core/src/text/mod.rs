@@ -91,12 +91,14 @@ impl Scratch {
 /// [`Weighting::TermFrequency`], sorted and distinct for [`Weighting::Binary`].
 ///
 /// # Errors
-/// [`Error::InvalidShingleSize`] unless `options.size` is in `1..=64`.
+/// [`Error::InvalidShingleSize`] unless `options.size` is in `1..=64`; [`Error::OutOfMemory`]
+/// if the unit or shingle hashes do not fit in memory.
 pub fn features(text: &[u8], options: &TextOptions) -> Result<Vec<u64>, Error> {
     options.check()?;
     let mut scratch = Scratch::default();
     let mut out = Vec::new();
-    unit_hashes(text, options, &mut scratch);
+    unit_hashes(text, options, &mut scratch)?;
+    out.try_reserve_exact(shingle_count(&scratch.units, options)).map_err(|_| Error::OutOfMemory)?;
     for_each_shingle(&scratch.units, options, |hash| out.push(hash));
     if options.weighting == Weighting::Binary {
         out.sort_unstable();
@@ -108,10 +110,10 @@ pub fn features(text: &[u8], options: &TextOptions) -> Result<Vec<u64>, Error> {
 /// The fingerprint of `text` (step 8); 0 for a text without shingles.
 ///
 /// # Errors
-/// [`Error::InvalidShingleSize`] unless `options.size` is in `1..=64`.
+/// As [`features`].
 pub fn fingerprint(text: &[u8], options: &TextOptions, scratch: &mut Scratch) -> Result<u64, Error> {
     options.check()?;
-    unit_hashes(text, options, scratch);
+    unit_hashes(text, options, scratch)?;
     Ok(match options.weighting {
         Weighting::TermFrequency => {
             let mut fold = Fold::default();
@@ -121,6 +123,7 @@ pub fn fingerprint(text: &[u8], options: &TextOptions, scratch: &mut Scratch) ->
         Weighting::Binary => {
             let shingles = &mut scratch.shingles;
             shingles.clear();
+            shingles.try_reserve(shingle_count(&scratch.units, options)).map_err(|_| Error::OutOfMemory)?;
             for_each_shingle(&scratch.units, options, |hash| shingles.push(hash));
             shingles.sort_unstable();
             shingles.dedup();
@@ -133,8 +136,8 @@ pub fn fingerprint(text: &[u8], options: &TextOptions, scratch: &mut Scratch) ->
 /// `offsets.len() - 1` fingerprints (none for empty `offsets`) are written to `out`.
 ///
 /// # Errors
-/// [`Error::InvalidShingleSize`]; [`Error::InvalidOffsets`] if `offsets` decreases or points
-/// past `texts`; [`Error::LengthMismatch`] unless `out` has one slot per text.
+/// As [`features`]; [`Error::InvalidOffsets`] if `offsets` decreases or points past `texts`;
+/// [`Error::LengthMismatch`] unless `out` has one slot per text.
 pub fn fingerprint_many(texts: &[u8], offsets: &[u32], options: &TextOptions, out: &mut [u64]) -> Result<(), Error> {
     options.check()?;
     if out.len() != offsets.len().saturating_sub(1) {
@@ -155,25 +158,52 @@ pub fn fingerprint_many(texts: &[u8], offsets: &[u32], options: &TextOptions, ou
     Ok(())
 }
 
-/// Steps 5 and 6: the hash of every unit, written little-endian into `units`.
-fn unit_hashes(text: &[u8], options: &TextOptions, scratch: &mut Scratch) {
+/// Steps 5 and 6: the hash of every unit, written little-endian into `scratch.units`.
+///
+/// Room for the units is reserved fallibly: a text of hundreds of megabytes must give
+/// [`Error::OutOfMemory`], never an allocation failure (which aborts).
+fn unit_hashes(text: &[u8], options: &TextOptions, scratch: &mut Scratch) -> Result<(), Error> {
     let mut units = core::mem::take(&mut scratch.units);
     units.clear();
     let seed = options.seed;
+    let mut out_of_memory = false;
+    let mut push = |units: &mut Vec<u8>, hash: u64| {
+        if units.len() == units.capacity() && units.try_reserve(units.len().max(64)).is_err() {
+            out_of_memory = true;
+            return;
+        }
+        units.extend_from_slice(&hash.to_le_bytes());
+    };
     match options.unit {
         Unit::Word => for_each_token(text, |start, end| {
-            units.extend_from_slice(&scratch.unit_hash(&text[start..end], seed).to_le_bytes());
+            let hash = scratch.unit_hash(&text[start..end], seed);
+            push(&mut units, hash);
         }),
         Unit::Char => for_each_token(text, |start, end| {
             let mut i = start;
             while i < end {
                 let (_, length) = tokens::decode(text, i);
-                units.extend_from_slice(&scratch.unit_hash(&text[i..i + length], seed).to_le_bytes());
+                let hash = scratch.unit_hash(&text[i..i + length], seed);
+                push(&mut units, hash);
                 i += length;
             }
         }),
     }
     scratch.units = units;
+    if out_of_memory {
+        return Err(Error::OutOfMemory);
+    }
+    Ok(())
+}
+
+/// How many shingles [`for_each_shingle`] makes of `units`.
+fn shingle_count(units: &[u8], options: &TextOptions) -> usize {
+    let count = units.len() / 8;
+    match count {
+        0 => 0,
+        _ if count < options.size as usize => 1,
+        _ => count - options.size as usize + 1,
+    }
 }
 
 /// Step 7: calls `shingle` with the hash of every window of `size` units (or of all units when
