@@ -1,3 +1,4 @@
+/// <reference lib="esnext.disposable" preserve="true" />
 /** Arrays of 64-bit values that live inside the WebAssembly memory. */
 
 import { instanceGeneration, memoryViews, wasm, withInstance } from './loader.js';

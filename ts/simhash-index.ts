@@ -1,3 +1,4 @@
+/// <reference lib="esnext.disposable" preserve="true" />
 /** `SimHashIndex` kept in WebAssembly memory, behind an opaque handle. */
 
 import { checkId, checkIds, checkIndexOptions, checkQueryOptions, checkSameLength, freedIndex } from './index-args.js';

@@ -1,3 +1,4 @@
+/// <reference lib="esnext.disposable" preserve="true" />
 /**
  * Types shared by the WebAssembly entry (`simhash-wasm`) and the pure TypeScript entry
  * (`simhash-wasm/pure`). Both entries export functions with exactly these signatures and give

@@ -191,6 +191,7 @@ export function checkOffsets(offsets: unknown, hashCount: number, name = 'offset
 /** A short description of a value for error messages. */
 export function describe(value: unknown): string {
   if (value === null) return 'null';
+  if (value === undefined) return 'undefined';
   if (Array.isArray(value)) return 'an array';
   if (typeof value === 'object') {
     const ctor = (value as { constructor?: { name?: unknown } }).constructor?.name;

@@ -1,3 +1,4 @@
+/// <reference lib="esnext.disposable" preserve="true" />
 /**
  * `SimHashIndex` in plain TypeScript. The structure is the Rust core's (see the module comment
  * of crates/simhash-core/src/index.rs), over 32-bit halves: append-only slots with tombstones,
