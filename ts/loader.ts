@@ -128,7 +128,9 @@ async function compile(source: InitSource): Promise<WebAssembly.Module> {
 export function init(source?: InitSource): Promise<void> {
   if (current !== null) return Promise.resolve();
   pending ??= (async () => {
-    const module = await compile(source ?? inlineBytes());
+    // After a trap dropped the instance, the module compiled before serves again: runtimes
+    // that refuse to compile bytes would refuse the inlined copy.
+    const module = source === undefined && compiled !== null ? compiled : await compile(source ?? inlineBytes());
     // Not `new WebAssembly.Instance`: browsers refuse to instantiate synchronously on the main
     // thread above a module size (older Chromium: 4 KB, which this module exceeds).
     const instance = await WebAssembly.instantiate(module, {});
