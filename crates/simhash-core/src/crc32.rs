@@ -5,12 +5,12 @@
 /// than stored: the .wasm size budget is tight, and a save or load spends far longer elsewhere.
 fn tables() -> [[u32; 256]; 4] {
     let mut t = [[0u32; 256]; 4];
-    for i in 0..256 {
+    for (i, entry) in t[0].iter_mut().enumerate() {
         let mut c = i as u32;
         for _ in 0..8 {
             c = if c & 1 != 0 { 0xEDB8_8320 ^ (c >> 1) } else { c >> 1 };
         }
-        t[0][i] = c;
+        *entry = c;
     }
     for i in 0..256 {
         for s in 1..4 {

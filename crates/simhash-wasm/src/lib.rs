@@ -13,7 +13,7 @@
 // `unsafe fn`.
 #![deny(unsafe_op_in_unsafe_fn)]
 
-use core::slice;
+use core::{ptr, slice};
 use simhash_core::text::{TextOptions, Unit, Weighting};
 use simhash_core::{Error, Index, Matches, Strategy};
 use std::alloc::{self, Layout};
@@ -84,7 +84,7 @@ pub extern "C" fn sh_alloc(bytes: usize) -> *mut u8 {
     match Layout::from_size_align(bytes, 8) {
         // SAFETY: the layout has a non-zero size.
         Ok(layout) => unsafe { alloc::alloc(layout) },
-        Err(_) => core::ptr::null_mut(),
+        Err(_) => ptr::null_mut(),
     }
 }
 
@@ -212,9 +212,9 @@ pub unsafe extern "C" fn sh_pairs_free(result: *const u32) {
     unsafe {
         let result = input(result, 4);
         let count = result[3] as usize;
-        drop(Box::from_raw(slice::from_raw_parts_mut(result[0] as usize as *mut u32, count)));
-        drop(Box::from_raw(slice::from_raw_parts_mut(result[1] as usize as *mut u32, count)));
-        drop(Box::from_raw(slice::from_raw_parts_mut(result[2] as usize as *mut u8, count)));
+        drop(Box::from_raw(ptr::slice_from_raw_parts_mut(result[0] as usize as *mut u32, count)));
+        drop(Box::from_raw(ptr::slice_from_raw_parts_mut(result[1] as usize as *mut u32, count)));
+        drop(Box::from_raw(ptr::slice_from_raw_parts_mut(result[2] as usize as *mut u8, count)));
     }
 }
 
@@ -301,7 +301,7 @@ pub unsafe extern "C" fn sh_text_features(
 pub unsafe extern "C" fn sh_u64s_free(ptr: *mut u64, count: usize) {
     // SAFETY: the pointer came from `Box::into_raw` of a boxed slice of `count` elements, as
     // the caller guarantees, so rebuilding the box hands the memory back exactly once.
-    drop(unsafe { Box::from_raw(slice::from_raw_parts_mut(ptr, count)) });
+    drop(unsafe { Box::from_raw(ptr::slice_from_raw_parts_mut(ptr, count)) });
 }
 
 /// Writes to `labels[i]` the smallest position of the component of fingerprint `i` within
