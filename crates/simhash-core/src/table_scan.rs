@@ -63,29 +63,102 @@ fn tables(fingerprints: &[u64], layout: &Layout, visitor: &mut dyn RunVisitor) -
         return Ok(());
     }
     let position_bits = position_bits(n);
-    let mut keys = zeroed(n)?;
-    let mut scratch = zeroed(n)?;
-    let mut run = Vec::new();
+    let mut sorted = Sorted::default();
+    let mut bucketed = Bucketed::default();
     for table in layout.tables() {
-        // A key is the table's prefix on top and the position below. Only the top `sorted_bits`
-        // of the prefix are sorted on: enough that runs of equal sorted bits hold few
-        // fingerprints that differ further down the prefix (about n / 8 extra candidates for
-        // uniform data, which the visitors reject); sorting the rest would cost more passes than
-        // it saves. They also leave room for the position.
+        // Only the top `sorted_bits` of the prefix group fingerprints: enough that a group holds
+        // few fingerprints that differ further down the prefix (about n / 8 extra candidates
+        // for uniform data, which the visitors reject); grouping on the rest would cost more
+        // passes than it saves. They also leave room for the position in a sort key.
         let sorted_bits = table
             .prefix_bits
             .min(64 - position_bits)
             .min(n_bits(n) + EXTRA_SORTED_BITS);
-        let run_mask = !(u64::MAX >> sorted_bits);
-        let mut sort = RadixSort::new(64 - sorted_bits, sorted_bits)?;
-        for (i, (key, &fingerprint)) in keys.iter_mut().zip(fingerprints).enumerate() {
+        if sorted_bits <= BUCKET_BITS {
+            bucketed.visit(fingerprints, table, sorted_bits, visitor)?;
+        } else {
+            sorted.visit(fingerprints, table, sorted_bits, visitor)?;
+        }
+    }
+    Ok(())
+}
+
+/// Groups of at most this many prefix bits are made by one counting pass into buckets: their
+/// counters fit in the L2 cache, and the members land in their bucket with their values, so a
+/// run is read in order. Wider ones are radix-sorted as keys.
+const BUCKET_BITS: u32 = 16;
+
+/// Buffers of the bucket grouping, made on first use and kept across tables.
+#[derive(Default)]
+struct Bucketed {
+    members: Vec<Member>,
+    starts: Vec<u32>,
+}
+
+impl Bucketed {
+    fn visit(&mut self, fingerprints: &[u64], table: &PermutedTable, bits: u32, visitor: &mut dyn RunVisitor) -> Result<(), Error> {
+        let n = fingerprints.len();
+        let buckets = 1usize << bits;
+        if self.members.len() != n {
+            self.members.clear();
+            self.members.try_reserve_exact(n).map_err(|_| Error::OutOfMemory)?;
+            self.members.resize(n, (0, 0));
+        }
+        self.starts.clear();
+        self.starts.try_reserve_exact(buckets + 1).map_err(|_| Error::OutOfMemory)?;
+        self.starts.resize(buckets + 1, 0);
+        let shift = 64 - bits;
+        // Counts land one place up, so that the running sum leaves each bucket's start.
+        for &fingerprint in fingerprints {
+            self.starts[(table.prefix(fingerprint) >> shift) as usize + 1] += 1;
+        }
+        for b in 1..=buckets {
+            self.starts[b] += self.starts[b - 1];
+        }
+        // `starts[b]` advances to the end of bucket `b`, which is where bucket `b + 1` starts.
+        for (position, &fingerprint) in fingerprints.iter().enumerate() {
+            let bucket = (table.prefix(fingerprint) >> shift) as usize;
+            let slot = self.starts[bucket] as usize;
+            self.starts[bucket] += 1;
+            self.members[slot] = (fingerprint, position as u64);
+        }
+        let mut start = 0;
+        for &end in &self.starts[..buckets] {
+            let end = end as usize;
+            if end - start > 1 {
+                visitor.visit(&self.members[start..end], Some(table))?;
+            }
+            start = end;
+        }
+        Ok(())
+    }
+}
+
+/// Buffers of the radix-sorted grouping, made on first use and kept across tables.
+#[derive(Default)]
+struct Sorted {
+    keys: Vec<u64>,
+    scratch: Vec<u64>,
+    run: Vec<Member>,
+}
+
+impl Sorted {
+    fn visit(&mut self, fingerprints: &[u64], table: &PermutedTable, bits: u32, visitor: &mut dyn RunVisitor) -> Result<(), Error> {
+        let n = fingerprints.len();
+        if self.keys.len() != n {
+            self.keys = zeroed(n)?;
+            self.scratch = zeroed(n)?;
+        }
+        // A key is the table's prefix on top and the position below.
+        let run_mask = !(u64::MAX >> bits);
+        let mut sort = RadixSort::new(64 - bits, bits)?;
+        for (i, (key, &fingerprint)) in self.keys.iter_mut().zip(fingerprints).enumerate() {
             *key = (table.prefix(fingerprint) & run_mask) | i as u64;
             sort.count(*key);
         }
-        sort.sort(&mut keys, &mut scratch)?;
-        visit_runs(&keys, run_mask, fingerprints, table, &mut run, visitor)?;
+        sort.sort(&mut self.keys, &mut self.scratch)?;
+        visit_runs(&self.keys, run_mask, fingerprints, table, &mut self.run, visitor)
     }
-    Ok(())
 }
 
 /// Sorted prefix bits beyond log2(n): each one halves the expected spurious candidates.
