@@ -234,6 +234,20 @@ mod tests {
     }
 
     #[test]
+    fn bucketed_and_sorted_groupings_agree() {
+        // 40,000 fingerprints: blocks 4 groups its 16-bit prefixes into buckets, blocks 5 and 6
+        // radix-sort theirs; all are exact, so they must agree pair for pair.
+        let mut rng = Rng::new(77);
+        let v = planted(&mut rng, 40_000, 3);
+        let bucketed = find_all(&v, 3, Strategy::Blocks(4), usize::MAX).unwrap();
+        assert!(bucketed.left.len() > 1000, "{} pairs", bucketed.left.len());
+        for blocks in [5, 6] {
+            assert_eq!(find_all(&v, 3, Strategy::Blocks(blocks), usize::MAX).unwrap(), bucketed);
+        }
+        assert!(bucketed.distance.iter().all(|&d| d <= 3));
+    }
+
+    #[test]
     fn bounded_output() {
         let v = vec![1u64; 100];
         assert_eq!(

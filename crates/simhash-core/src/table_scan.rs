@@ -74,7 +74,9 @@ fn tables(fingerprints: &[u64], layout: &Layout, visitor: &mut dyn RunVisitor) -
             .prefix_bits
             .min(64 - position_bits)
             .min(n_bits(n) + EXTRA_SORTED_BITS);
-        if sorted_bits <= BUCKET_BITS {
+        // Buckets pay for their counters: worth it only when they are not many more than the
+        // fingerprints (at 10,000 fingerprints, 2^16 counters cost more than sorting).
+        if sorted_bits <= BUCKET_BITS && 1usize << sorted_bits <= 2 * n {
             bucketed.visit(fingerprints, table, sorted_bits, visitor)?;
         } else {
             sorted.visit(fingerprints, table, sorted_bits, visitor)?;
