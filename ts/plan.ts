@@ -95,34 +95,24 @@ function describePlan(n: number, distance: number, use: 'batch' | 'index', block
   const minPrefixBits = groups[0]!.prefixBits;
   const maxPrefixBits = groups[groups.length - 1]!.prefixBits;
   const candidatesPerQuery = groups.reduce((sum, g) => sum + g.count * (n / 2 ** g.prefixBits), 0);
-  if (use === 'index') {
-    // A probe reads a whole directory bucket, which may be wider than the prefix.
-    const r = bucketBits(n);
-    const scanned = groups.reduce((sum, g) => sum + g.count * (n / 2 ** Math.min(r, g.prefixBits)), 0);
-    const buckets = groups.reduce((sum, g) => sum + g.count * 2 ** Math.min(r, g.prefixBits), 0);
-    return {
-      blocks,
-      tables,
-      minPrefixBits,
-      maxPrefixBits,
-      candidatesPerTable: n / 2 ** minPrefixBits,
-      candidatesPerQuery,
-      bytes: tables * 12 * n + 8 * buckets + slotBytes(n),
-      cost: tables * PROBE_COST + scanned * VERIFY_COST,
-    };
-  }
-  const passes = Math.max(1, Math.ceil(minPrefixBits / RADIX_DIGIT_BITS));
-  const perTable = n * (PLACE_COST + passes * PASS_COST) + ((n * n) / 2 / 2 ** minPrefixBits) * VERIFY_COST;
-  return {
+  const shape = {
     blocks,
     tables,
     minPrefixBits,
     maxPrefixBits,
     candidatesPerTable: n / 2 ** minPrefixBits,
     candidatesPerQuery,
-    bytes: 16 * n,
-    cost: tables * perTable,
   };
+  if (use === 'index') {
+    // A probe reads a whole directory bucket, which may be wider than the prefix.
+    const r = bucketBits(n);
+    const scanned = groups.reduce((sum, g) => sum + g.count * (n / 2 ** Math.min(r, g.prefixBits)), 0);
+    const buckets = groups.reduce((sum, g) => sum + g.count * 2 ** Math.min(r, g.prefixBits), 0);
+    return { ...shape, bytes: tables * 12 * n + 8 * buckets + slotBytes(n), cost: tables * PROBE_COST + scanned * VERIFY_COST };
+  }
+  const passes = Math.max(1, Math.ceil(minPrefixBits / RADIX_DIGIT_BITS));
+  const perTable = n * (PLACE_COST + passes * PASS_COST) + ((n * n) / 2 / 2 ** minPrefixBits) * VERIFY_COST;
+  return { ...shape, bytes: 16 * n, cost: tables * perTable };
 }
 
 /**
