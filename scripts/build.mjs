@@ -15,9 +15,9 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = join(root, 'dist');
 const stampFile = join(dist, '.build-stamp');
 const wasmOut = join(dist, 'simhash.wasm');
-const inlineModule = join(root, 'ts', 'generated', 'wasm-bytes.ts');
+const inlineModule = join(root, 'ts', 'wasm', 'generated', 'wasm-bytes.ts');
 
-// Keep in step with crates/simhash-wasm/src/lib.rs ABI_VERSION and ts/loader.ts.
+// Keep in step with crates/simhash-wasm/src/lib.rs ABI_VERSION and ts/wasm/loader.ts.
 const INPUTS = ['Cargo.toml', 'crates', 'ts', 'tsconfig.json', 'tsconfig.build.json', 'tsconfig.cjs.json', 'scripts/build.mjs', 'scripts/toolchain.mjs', 'package.json'];
 
 function listFiles(path) {

@@ -87,7 +87,7 @@ ${runStarts.map((v) => `    ${hex(v)},`).join('\n')}
 );
 
 writeFileSync(
-  join(root, 'ts', 'text-classes.ts'),
+  join(root, 'ts', 'shared', 'text-classes.ts'),
   `// ${header}
 
 /** The Unicode version the table was generated from. */

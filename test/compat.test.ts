@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Api } from './api.js';
-import { md5 } from '../ts/md5.js';
+import { md5 } from '../ts/shared/md5.js';
 
 interface ShingleCase {
   name: string;

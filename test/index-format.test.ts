@@ -13,7 +13,7 @@ import * as oracle from './index-oracle.js';
 import { ENTRIES, Model } from './index-oracle.js';
 import { SplitMix64, flipBits } from './oracle.js';
 import { fcParams, useApi } from './suite/helpers.js';
-import type { SimHashIndex, SimHashIndexOptions } from '../ts/types.js';
+import type { SimHashIndex, SimHashIndexOptions } from '../ts/shared/types.js';
 
 /** An index of `n` entries (near-duplicates included), its ids spread over 0..2^32-1. */
 function sample(api: Api, n: number, seed: bigint, options: SimHashIndexOptions = { distance: 3 }): { index: SimHashIndex; model: Model; values: bigint[] } {

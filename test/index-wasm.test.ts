@@ -4,7 +4,7 @@
 
 import { beforeAll, describe, expect, it } from 'vitest';
 import * as simhash from '../ts/index.js';
-import { wasm, withInstance } from '../ts/loader.js';
+import { wasm, withInstance } from '../ts/wasm/loader.js';
 import { SplitMix64, flipBits } from './oracle.js';
 
 function memoryBytes(): number {

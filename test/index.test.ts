@@ -12,7 +12,7 @@ import { ENTRIES, Model } from './index-oracle.js';
 import { SplitMix64, flipBits } from './oracle.js';
 import { u64 } from './suite/arbitraries.js';
 import { expectThrows, fcParams, useApi, withInput } from './suite/helpers.js';
-import type { SimHashIndex, SimHashIndexOptions } from '../ts/types.js';
+import type { SimHashIndex, SimHashIndexOptions } from '../ts/shared/types.js';
 
 /** One step of a random session. */
 type Op =

@@ -5,8 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { permutationLayout } from '../ts/layout.js';
-import { planTables } from '../ts/plan.js';
+import { permutationLayout } from '../ts/shared/layout.js';
+import { planTables } from '../ts/shared/plan.js';
 import { ENTRIES } from './index-oracle.js';
 import { validBlocks } from './suite/arbitraries.js';
 import { expectThrows, fcParams } from './suite/helpers.js';

@@ -10,7 +10,7 @@ import { addSignedWeights, countSetBits } from '../ts/pure/bit-counts.js';
 import { popcount32, popcount64 } from '../ts/pure/hamming.js';
 import { KeySorter } from '../ts/pure/radix-sort.js';
 import { bigintsFromWords, fromWords, toWords, wordsFromBigints } from '../ts/pure/words.js';
-import type { HashArray, PairResult } from '../ts/types.js';
+import type { HashArray, PairResult } from '../ts/shared/types.js';
 
 /** A small deterministic generator (xorshift32), so failures reproduce. */
 function rng(seed: number): { u32(): number; below(n: number): number; u64(): bigint } {

@@ -7,8 +7,8 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import * as pure from '../ts/pure/index.js';
 import { Xxh3Seed, xxh3, xxh3Hash } from '../ts/pure/xxh3.js';
-import { MARK, RANGES, SEPARATOR, UNSEGMENTED, WORD } from '../ts/text-classes.js';
-import type { TextOptions } from '../ts/types.js';
+import { MARK, RANGES, SEPARATOR, UNSEGMENTED, WORD } from '../ts/shared/text-classes.js';
+import type { TextOptions } from '../ts/shared/types.js';
 
 interface Xxh3Vectors {
   seeds: string[];

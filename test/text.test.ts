@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import * as pure from '../ts/pure/index.js';
 import * as wasm from '../ts/index.js';
-import type { TextOptions } from '../ts/types.js';
+import type { TextOptions } from '../ts/shared/types.js';
 
 interface TextCase {
   text: string;

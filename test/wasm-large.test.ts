@@ -5,7 +5,7 @@
 
 import { expect, it } from 'vitest';
 import * as simhash from '../ts/index.js';
-import { wasm } from '../ts/loader.js';
+import { wasm } from '../ts/wasm/loader.js';
 
 it('keeps indexes, results and views right above 2 GiB, and refuses what cannot fit', async () => {
   await simhash.init();

@@ -3,7 +3,7 @@
 
 import { beforeAll, describe, expect, it } from 'vitest';
 import * as simhash from '../ts/index.js';
-import { wasm, withInstance } from '../ts/loader.js';
+import { wasm, withInstance } from '../ts/wasm/loader.js';
 
 function memoryBytes(): number {
   return wasm().memory.buffer.byteLength;

@@ -4,7 +4,7 @@
 
 import { expect, it } from 'vitest';
 import * as simhash from '../ts/index.js';
-import { wasm } from '../ts/loader.js';
+import { wasm } from '../ts/wasm/loader.js';
 
 it('computes over an owned array without copying it, and copies a plain one once', async () => {
   await simhash.init();

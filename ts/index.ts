@@ -7,22 +7,23 @@
  * @packageDocumentation
  */
 
-import { simhashPyFingerprintUsing } from './compat.js';
-import { compute } from './compute.js';
+import { simhashPyFingerprintUsing } from './shared/compat.js';
+import { compute } from './wasm/compute.js';
 
-export { init, initSync, type InitSource, type InitSyncSource } from './loader.js';
-export { allocHashArray } from './hash-array.js';
-export { compute, computeWeighted, computeMany, computeManyWeighted } from './compute.js';
-export { numDifferingBits, hammingDistances } from './distance.js';
-export { findAll } from './find-all.js';
-export { findClusters } from './clusters.js';
-export { SimHashIndex } from './simhash-index.js';
-export { planTables } from './plan.js';
-export { IndexFormatError, type IndexFormatProblem } from './index-format.js';
-export { permutationLayout, permute } from './layout.js';
-export { fingerprint, fingerprintMany, features } from './text.js';
-export { TEXT_FINGERPRINT_VERSION } from './text-options.js';
-export { shingle, simhashPyFeatures, unsignedHash } from './compat.js';
+export { init, initSync } from './wasm/loader.js';
+export type { InitSource, InitSyncSource } from './shared/init-source.js';
+export { allocHashArray } from './wasm/hash-array.js';
+export { compute, computeWeighted, computeMany, computeManyWeighted } from './wasm/compute.js';
+export { numDifferingBits, hammingDistances } from './wasm/distance.js';
+export { findAll } from './wasm/find-all.js';
+export { findClusters } from './wasm/clusters.js';
+export { SimHashIndex } from './wasm/simhash-index.js';
+export { planTables } from './shared/plan.js';
+export { IndexFormatError, type IndexFormatProblem } from './shared/index-format.js';
+export { permutationLayout, permute } from './shared/layout.js';
+export { fingerprint, fingerprintMany, features } from './wasm/text.js';
+export { TEXT_FINGERPRINT_VERSION } from './shared/text-options.js';
+export { shingle, simhashPyFeatures, unsignedHash } from './shared/compat.js';
 export type {
   BitRange,
   FindAllOptions,
@@ -41,7 +42,7 @@ export type {
   TextOptions,
   U64Input,
   WeightInput,
-} from './types.js';
+} from './shared/types.js';
 
 /**
  * The fingerprint simhash-py computes for `text` in its own tests: `compute` of

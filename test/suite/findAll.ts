@@ -10,7 +10,7 @@ import type { Api, LoadApi } from '../api.js';
 import * as oracle from '../oracle.js';
 import { SplitMix64, U64_MAX, flipBits } from '../oracle.js';
 import { loadFindAllCases, loadFindAllErrorCases } from '../vectors.js';
-import type { PairResult, U64Input } from '../../ts/types.js';
+import type { PairResult, U64Input } from '../../ts/shared/types.js';
 import { blocksToTry, distance as distanceArb, materialize, steps, u64, validBlocks } from './arbitraries.js';
 import { expectPairShape, expectSamePairs, expectThrows, fcParams, inEveryForm, plainPairs, useApi } from './helpers.js';
 

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import type { Api, LoadApi } from '../api.js';
 import * as oracle from '../oracle.js';
 import { SplitMix64, U64_MAX, flipBits } from '../oracle.js';
-import type { HashArray } from '../../ts/types.js';
+import type { HashArray } from '../../ts/shared/types.js';
 import { expectSamePairs, plainPairs, useApi } from './helpers.js';
 
 function randomValues(n: number, seed: bigint): bigint[] {

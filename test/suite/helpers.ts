@@ -6,7 +6,7 @@ import { beforeAll, expect } from 'vitest';
 import type { Parameters as FcParameters } from 'fast-check';
 import type { Api, LoadApi } from '../api.js';
 import type { OraclePairs } from '../oracle.js';
-import type { PairResult, U64Input } from '../../ts/types.js';
+import type { PairResult, U64Input } from '../../ts/shared/types.js';
 
 /**
  * Registers a `beforeAll` that loads the entry, and returns a getter for it. Call inside a

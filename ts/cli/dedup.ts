@@ -1,7 +1,7 @@
 /** The dedup command: read, fingerprint, group, report. */
 
 import type { Readable, Writable } from 'node:stream';
-import { init } from '../index.js';
+import { init } from '../wasm/loader.js';
 import type { DedupOptions } from './args.js';
 import { FingerprintCollector } from './fingerprints.js';
 import { groupNearDuplicates } from './groups.js';

@@ -3,7 +3,8 @@
  * one fingerprint and one id per document.
  */
 
-import { features, fingerprintMany, type TextOptions } from '../index.js';
+import type { TextOptions } from '../shared/types.js';
+import { features, fingerprintMany } from '../wasm/text.js';
 
 /** What is left of the documents once their texts are gone. */
 export interface Fingerprinted {

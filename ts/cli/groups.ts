@@ -1,6 +1,7 @@
 /** Grouping fingerprints into families of near-duplicates. */
 
-import { findClusters, numDifferingBits } from '../index.js';
+import { findClusters } from '../wasm/clusters.js';
+import { numDifferingBits } from '../wasm/distance.js';
 
 /** One family of near-duplicates: at least two documents. */
 export interface Group {

@@ -1,5 +1,5 @@
-import { checkClustersOptions } from '../clusters-options.js';
-import type { FindClustersOptions, U64Input } from '../types.js';
+import { checkClustersOptions } from '../shared/clusters-options.js';
+import type { FindClustersOptions, U64Input } from '../shared/types.js';
 import { popcount64 } from './hamming.js';
 import { toU64Array } from './input.js';
 import { scanRuns, type RunBuffer, type RunVisitor } from './table-scan.js';

@@ -1,5 +1,5 @@
-import type { U64Input, WeightInput } from '../types.js';
-import { checkOffsets, checkWeights } from '../validate.js';
+import type { U64Input, WeightInput } from '../shared/types.js';
+import { checkOffsets, checkWeights } from '../shared/validate.js';
 import { addSignedWeights, countSetBits } from './bit-counts.js';
 import { toU64Array } from './input.js';
 import { fromWords, toBigint, toWords } from './words.js';

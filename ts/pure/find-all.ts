@@ -1,12 +1,12 @@
-import { chooseBlocks } from '../plan.js';
-import type { FindAllOptions, PairResult, U64Input } from '../types.js';
+import { chooseBlocks } from '../shared/plan.js';
+import type { FindAllOptions, PairResult, U64Input } from '../shared/types.js';
 import {
   DEFAULT_MAX_PAIRS,
   checkBlocks,
   checkDistance,
   checkMaxPairs,
   checkOptions,
-} from '../validate.js';
+} from '../shared/validate.js';
 import { popcount32 } from './hamming.js';
 import { toU64Array } from './input.js';
 import { PairCollector } from './pairs.js';

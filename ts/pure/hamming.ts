@@ -1,5 +1,5 @@
-import type { U64Input } from '../types.js';
-import { checkU64 } from '../validate.js';
+import type { U64Input } from '../shared/types.js';
+import { checkU64 } from '../shared/validate.js';
 import { toU64Array } from './input.js';
 import { highWord, lowWord, toWords } from './words.js';
 

@@ -1,6 +1,6 @@
 /// <reference lib="esnext.disposable" preserve="true" />
-import type { HashArray } from '../types.js';
-import { checkArrayLength } from '../validate.js';
+import type { HashArray } from '../shared/types.js';
+import { checkArrayLength } from '../shared/validate.js';
 
 /** A `HashArray` over an ordinary `BigUint64Array`: the garbage collector owns the memory. */
 class PureHashArray implements HashArray {

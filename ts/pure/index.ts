@@ -4,10 +4,10 @@
  * no WebAssembly, and serves as the fallback, the oracle in tests and the benchmark baseline.
  */
 
-// Type-only: `init` and `initSync` take exactly the WebAssembly entry's parameter types, so
-// either entry can stand in for the other, and none of the loader is pulled in.
-import type { InitSource, InitSyncSource } from '../loader.js';
-import { simhashPyFingerprintUsing } from '../compat.js';
+// `init` and `initSync` take exactly the WebAssembly entry's parameter types, so either entry
+// can stand in for the other.
+import type { InitSource, InitSyncSource } from '../shared/init-source.js';
+import { simhashPyFingerprintUsing } from '../shared/compat.js';
 import { compute } from './compute.js';
 
 export type {
@@ -28,20 +28,20 @@ export type {
   TextOptions,
   U64Input,
   WeightInput,
-} from '../types.js';
-export type { InitSource, InitSyncSource } from '../loader.js';
-export { permutationLayout, permute } from '../layout.js';
+} from '../shared/types.js';
+export type { InitSource, InitSyncSource } from '../shared/init-source.js';
+export { permutationLayout, permute } from '../shared/layout.js';
 export { compute, computeMany, computeManyWeighted, computeWeighted } from './compute.js';
 export { findAll } from './find-all.js';
 export { findClusters } from './clusters.js';
 export { SimHashIndex } from './simhash-index.js';
-export { planTables } from '../plan.js';
-export { IndexFormatError, type IndexFormatProblem } from '../index-format.js';
+export { planTables } from '../shared/plan.js';
+export { IndexFormatError, type IndexFormatProblem } from '../shared/index-format.js';
 export { hammingDistances, numDifferingBits } from './hamming.js';
 export { allocHashArray } from './hash-array.js';
-export { TEXT_FINGERPRINT_VERSION } from '../text-options.js';
+export { TEXT_FINGERPRINT_VERSION } from '../shared/text-options.js';
 export { features, fingerprint, fingerprintMany } from './text.js';
-export { shingle, simhashPyFeatures, unsignedHash } from '../compat.js';
+export { shingle, simhashPyFeatures, unsignedHash } from '../shared/compat.js';
 
 /**
  * Does nothing and resolves: the pure entry has nothing to load. It exists so that code written

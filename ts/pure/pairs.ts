@@ -1,5 +1,5 @@
-import type { PairResult } from '../types.js';
-import { tooManyPairs } from '../validate.js';
+import type { PairResult } from '../shared/types.js';
+import { tooManyPairs } from '../shared/validate.js';
 import { popcount64 } from './hamming.js';
 
 /** Buckets of at most this many pairs are ordered by insertion, larger ones by the native sort. */

@@ -7,10 +7,10 @@
  * each other's saved indexes.
  */
 
-import { checkId, checkIds, checkIndexOptions, checkQueryOptions, checkSameLength, freedIndex } from '../index-args.js';
-import { checkIndexBytes, decodeIndex, encodeIndex } from '../index-format.js';
-import { permutationLayout } from '../layout.js';
-import { LayoutPolicy, bucketBits } from '../plan.js';
+import { checkId, checkIds, checkIndexOptions, checkQueryOptions, checkSameLength, freedIndex } from '../shared/index-args.js';
+import { checkIndexBytes, decodeIndex, encodeIndex } from '../shared/index-format.js';
+import { permutationLayout } from '../shared/layout.js';
+import { LayoutPolicy, bucketBits } from '../shared/plan.js';
 import type {
   PermutationLayout,
   QueryManyResult,
@@ -20,8 +20,8 @@ import type {
   SimHashIndexOptions,
   SimHashIndex as SimHashIndexType,
   U64Input,
-} from '../types.js';
-import { checkU64 } from '../validate.js';
+} from '../shared/types.js';
+import { checkU64 } from '../shared/validate.js';
 import { popcount64 } from './hamming.js';
 import { toU64Array } from './input.js';
 import { KeySorter } from './radix-sort.js';

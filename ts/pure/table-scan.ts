@@ -4,7 +4,7 @@
  * decides what a run means (pairs, or unions of components).
  */
 
-import { permutationLayout } from '../layout.js';
+import { permutationLayout } from '../shared/layout.js';
 import { KeySorter } from './radix-sort.js';
 import { computeKeys, tableWords, type TableWords } from './tables.js';
 

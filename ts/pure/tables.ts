@@ -4,7 +4,7 @@
  * collides in no earlier table. Shared by the batch scan (findAll, findClusters) and the index.
  */
 
-import type { PermutationLayout } from '../types.js';
+import type { PermutationLayout } from '../shared/types.js';
 
 /**
  * One table. The key is the table's leading blocks packed together rather than the permuted

@@ -2,9 +2,9 @@
  * Step 3 of the text fingerprint specification: the class of a code point, from the committed
  * ranges of `ts/text-classes.ts`.
  */
-import { RANGES, SEPARATOR } from '../text-classes.js';
+import { RANGES, SEPARATOR } from '../shared/text-classes.js';
 
-export { MARK, SEPARATOR, UNSEGMENTED, WORD } from '../text-classes.js';
+export { MARK, SEPARATOR, UNSEGMENTED, WORD } from '../shared/text-classes.js';
 
 /**
  * The class of every code point of the Basic Multilingual Plane, where nearly all text lives:

@@ -2,9 +2,9 @@
  * The text fingerprint of the README's specification v1, in plain TypeScript: normalise,
  * encode, tokenise, hash units, hash shingles, fold.
  */
-import { type ResolvedTextOptions, normalizeText, resolveTextOptions } from '../text-options.js';
-import type { TextOptions } from '../types.js';
-import { describe } from '../validate.js';
+import { type ResolvedTextOptions, normalizeText, resolveTextOptions } from '../shared/text-options.js';
+import type { TextOptions } from '../shared/types.js';
+import { describe } from '../shared/validate.js';
 import { encode, shingleScratch, trimScratch, unitScratch } from './text-scratch.js';
 import { foldShingles, hashShingles, sortDistinct } from './text-shingles.js';
 import { hashCharUnits, hashWordUnits } from './text-units.js';

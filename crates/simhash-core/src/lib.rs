@@ -6,29 +6,22 @@
 //! Nothing here knows about WebAssembly or JavaScript; the `simhash-wasm` crate exposes these
 //! functions across an `extern "C"` boundary. Every function takes slices, returns `Result` for
 //! input it cannot serve, and never panics on what it is handed.
+//!
+//! The modules are layers, each using only those before it: [`fingerprint`] (features to
+//! fingerprints, Hamming distance), [`search`] (batch search over a slice), [`index`] (the
+//! mutable index and its byte format). A test (`layering`) keeps it so.
 
-mod clusters;
-mod compute;
-mod crc32;
 mod error;
-mod find_all;
-mod hamming;
-mod id_map;
-mod index;
-mod index_format;
-mod layout;
-mod radix;
-mod table_scan;
-pub mod text;
+pub mod fingerprint;
+pub mod index;
+mod memory;
+pub mod search;
+#[cfg(test)]
+mod layering;
 #[cfg(test)]
 mod test_rng;
-mod union_find;
 
-pub use clusters::find_clusters;
-pub use compute::{compute, compute_many, compute_many_weighted, compute_weighted, Fold};
 pub use error::Error;
-pub use find_all::{find_all, Pairs, Strategy};
-pub use hamming::{bits_differ, hamming_distances};
-pub use index::{Index, Matches};
-pub use index_format::FormatError;
-pub use layout::{binomial, Layout, PermutedTable, Placement, MAX_TABLES};
+pub use fingerprint::{bits_differ, compute, compute_many, compute_many_weighted, compute_weighted, hamming_distances, text, Fold};
+pub use index::{FormatError, Index, Matches};
+pub use search::{binomial, find_all, find_clusters, Layout, Pairs, PermutedTable, Placement, Strategy, MAX_TABLES};

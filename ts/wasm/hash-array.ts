@@ -2,8 +2,8 @@
 /** Arrays of 64-bit values that live inside the WebAssembly memory. */
 
 import { instanceGeneration, memoryViews, wasm, withInstance } from './loader.js';
-import type { HashArray } from './types.js';
-import { checkArrayLength } from './validate.js';
+import type { HashArray } from '../shared/types.js';
+import { checkArrayLength } from '../shared/validate.js';
 
 interface Allocation {
   readonly ptr: number;

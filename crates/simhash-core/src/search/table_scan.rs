@@ -2,9 +2,10 @@
 //! fingerprints by their leading blocks and hand every run of equal sorted bits to a visitor,
 //! which decides what a run means (pairs, or unions of components).
 
-use crate::find_all::Strategy;
-use crate::layout::{Layout, PermutedTable};
-use crate::radix::RadixSort;
+use crate::memory::zeroed;
+use crate::search::layout::{Layout, PermutedTable};
+use crate::search::radix::RadixSort;
+use crate::search::strategy::Strategy;
 use crate::Error;
 
 /// One fingerprint of a run: its value and its position in the input.
@@ -201,12 +202,4 @@ fn visit_runs(
         start = end;
     }
     Ok(())
-}
-
-/// A vector of `len` zeros, or [`Error::OutOfMemory`].
-pub(crate) fn zeroed(len: usize) -> Result<Vec<u64>, Error> {
-    let mut v = Vec::new();
-    v.try_reserve_exact(len).map_err(|_| Error::OutOfMemory)?;
-    v.resize(len, 0);
-    Ok(v)
 }

@@ -3,9 +3,9 @@
 import { memoryViews, withInstance, type WasmExports } from './loader.js';
 import { CallScope } from './marshal.js';
 import { throwIfFailed } from './status.js';
-import { normalizeText, resolveTextOptions, type ResolvedTextOptions } from './text-options.js';
-import type { TextOptions } from './types.js';
-import { describe } from './validate.js';
+import { normalizeText, resolveTextOptions, type ResolvedTextOptions } from '../shared/text-options.js';
+import type { TextOptions } from '../shared/types.js';
+import { describe } from '../shared/validate.js';
 
 /** Texts are encoded into WebAssembly memory and fingerprinted in batches of about this size. */
 const BATCH_BYTES = 4 << 20;

@@ -2,10 +2,10 @@
 
 import { memoryViews, withInstance } from './loader.js';
 import { CallScope } from './marshal.js';
-import { chooseBlocks } from './plan.js';
+import { chooseBlocks } from '../shared/plan.js';
 import { throwIfFailed } from './status.js';
-import type { FindAllOptions, PairResult, U64Input } from './types.js';
-import { DEFAULT_MAX_PAIRS, checkBlocks, checkDistance, checkMaxPairs, checkOptions } from './validate.js';
+import type { FindAllOptions, PairResult, U64Input } from '../shared/types.js';
+import { DEFAULT_MAX_PAIRS, checkBlocks, checkDistance, checkMaxPairs, checkOptions } from '../shared/validate.js';
 
 /**
  * Every pair of positions `left[k] < right[k]` whose fingerprints differ in at most

@@ -1,10 +1,10 @@
 /** Connected components of near-duplicates, found in WebAssembly. */
 
-import { checkClustersOptions } from './clusters-options.js';
+import { checkClustersOptions } from '../shared/clusters-options.js';
 import { memoryViews, withInstance } from './loader.js';
 import { CallScope } from './marshal.js';
 import { throwIfFailed } from './status.js';
-import type { FindClustersOptions, U64Input } from './types.js';
+import type { FindClustersOptions, U64Input } from '../shared/types.js';
 
 /**
  * For each position, the smallest position of its connected component in the graph joining

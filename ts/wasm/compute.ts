@@ -3,8 +3,8 @@
 import { withInstance } from './loader.js';
 import { CallScope } from './marshal.js';
 import { throwIfFailed } from './status.js';
-import type { U64Input, WeightInput } from './types.js';
-import { checkOffsets, checkWeights } from './validate.js';
+import type { U64Input, WeightInput } from '../shared/types.js';
+import { checkOffsets, checkWeights } from '../shared/validate.js';
 
 /**
  * The SimHash fingerprint of `hashes`: bit `i` is set iff strictly more hashes have bit `i` set

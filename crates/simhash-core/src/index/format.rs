@@ -16,8 +16,8 @@
 //! by id makes the bytes canonical: equal contents give equal bytes, whichever implementation
 //! wrote them.
 
-use crate::crc32::crc32;
-use crate::layout::{binomial, MAX_TABLES};
+use crate::index::crc32::crc32;
+use crate::search::layout::{binomial, MAX_TABLES};
 use crate::Error;
 
 /// The first 8 bytes: a high byte (caught by 7-bit channels), a name, and CR LF (caught by

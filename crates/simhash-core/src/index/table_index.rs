@@ -23,11 +23,11 @@
 //! Queries report each entry once: from the first table whose leading blocks it agrees on with
 //! the query, as in [`crate::find_all`].
 
-use crate::id_map::IdMap;
-use crate::index_format;
-use crate::layout::{Layout, PermutedTable};
-use crate::radix::RadixSort;
-use crate::table_scan::zeroed;
+use crate::index::id_map::IdMap;
+use crate::index::format;
+use crate::search::layout::{Layout, PermutedTable};
+use crate::search::radix::RadixSort;
+use crate::memory::zeroed;
 use crate::Error;
 
 /// End of a delta chain.
@@ -308,7 +308,7 @@ impl Index {
             sort.count(key);
         }
         sort.sort(&mut keys, &mut scratch)?;
-        index_format::encode(self.distance, self.configured_blocks, n, |k| {
+        format::encode(self.distance, self.configured_blocks, n, |k| {
             ((keys[k] >> 32) as u32, self.fingerprints[keys[k] as u32 as usize])
         })
     }
@@ -319,7 +319,7 @@ impl Index {
     /// # Errors
     /// [`Error::Format`] for bytes that are not a valid index; [`Error::OutOfMemory`].
     pub fn deserialize(bytes: &[u8]) -> Result<Index, Error> {
-        let decoded = index_format::decode(bytes)?;
+        let decoded = format::decode(bytes)?;
         let mut index = Index::new(decoded.distance, 0)?;
         index.reserve(decoded.len(), false)?;
         for (id, fingerprint) in decoded.entries() {
@@ -635,7 +635,7 @@ fn interleave(table: &mut Table, items: &[u64], fingerprints: &[u64]) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::hamming::bits_differ;
+    use crate::fingerprint::bits_differ;
     use crate::test_rng::Rng;
     use std::collections::BTreeMap;
 

@@ -3,6 +3,7 @@
  * recovery from a trap.
  */
 
+import type { InitSource, InitSyncSource } from '../shared/init-source.js';
 import { wasmBase64 } from './generated/wasm-bytes.js';
 
 /** The ABI this loader speaks; a module reporting another version is refused. */
@@ -59,21 +60,6 @@ export interface WasmExports {
   sh_index_release_bytes(handle: number): void;
   sh_index_deserialize(bytes: number, len: number, handle: number): number;
 }
-
-/**
- * Where the module comes from: its bytes, an already compiled module, a `Response` (or a
- * promise of one) or a URL to fetch. Omitted, the copy inlined in this package is used.
- */
-export type InitSource =
-  | BufferSource
-  | WebAssembly.Module
-  | Response
-  | PromiseLike<Response>
-  | URL
-  | string;
-
-/** What `initSync` accepts: no fetching can happen synchronously. */
-export type InitSyncSource = BufferSource | WebAssembly.Module;
 
 let compiled: WebAssembly.Module | null = null;
 let current: WasmExports | null = null;

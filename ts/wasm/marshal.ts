@@ -6,7 +6,7 @@
 
 import { WasmHashArray, allocate } from './hash-array.js';
 import { memoryViews, type WasmExports } from './loader.js';
-import { checkLength, checkU64ListLength, copyBigints } from './validate.js';
+import { checkLength, checkU64ListLength, copyBigints } from '../shared/validate.js';
 
 /** A region of the instance's memory: byte offset and element count. */
 export interface Region {

@@ -1,6 +1,6 @@
 /** Status codes of the WebAssembly functions, turned into errors. */
 
-import { tooManyPairs } from './validate.js';
+import { tooManyPairs } from '../shared/validate.js';
 
 /**
  * Throws the error a non-zero status stands for. The arguments were validated before the call,

@@ -1,10 +1,10 @@
 //! Connected components of the "within distance" graph: one label per fingerprint, in memory
 //! linear in n however many pairs the graph has.
 
-use crate::find_all::Strategy;
-use crate::layout::PermutedTable;
-use crate::table_scan::{scan, Member, RunVisitor};
-use crate::union_find::UnionFind;
+use crate::search::strategy::Strategy;
+use crate::search::layout::PermutedTable;
+use crate::search::table_scan::{scan, Member, RunVisitor};
+use crate::search::union_find::UnionFind;
 use crate::Error;
 
 /// Writes to `labels[i]`, for every position `i`, the smallest position of its connected
@@ -115,7 +115,7 @@ impl RunVisitor for GroupVisitor<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::hamming::bits_differ;
+    use crate::fingerprint::bits_differ;
     use crate::test_rng::Rng;
 
     /// Labels by checking every pair and relabelling naively.

@@ -8,7 +8,7 @@ mod tokens;
 pub use classes::{MARK, SEPARATOR, UNICODE_VERSION, UNSEGMENTED, WORD};
 pub use tokens::{class_of, for_each_token};
 
-use crate::compute::{compute, Fold};
+use crate::fingerprint::compute::{compute, Fold};
 use crate::Error;
 use xxhash_rust::xxh3::xxh3_64_with_seed;
 

@@ -3,8 +3,8 @@
 import { withInstance } from './loader.js';
 import { CallScope } from './marshal.js';
 import { throwIfFailed } from './status.js';
-import type { U64Input } from './types.js';
-import { checkU64 } from './validate.js';
+import type { U64Input } from '../shared/types.js';
+import { checkU64 } from '../shared/validate.js';
 
 /**
  * Number of bits in which `a` and `b` differ (simhash-cpp's `num_differing_bits`).

@@ -1,11 +1,11 @@
 /// <reference lib="esnext.disposable" preserve="true" />
 /** `SimHashIndex` kept in WebAssembly memory, behind an opaque handle. */
 
-import { checkId, checkIds, checkIndexOptions, checkQueryOptions, checkSameLength, freedIndex } from './index-args.js';
-import { checkIndexBytes, indexFormatError, problemOfStatus } from './index-format.js';
+import { checkId, checkIds, checkIndexOptions, checkQueryOptions, checkSameLength, freedIndex } from '../shared/index-args.js';
+import { checkIndexBytes, indexFormatError, problemOfStatus } from '../shared/index-format.js';
 import { instanceGeneration, memoryViews, wasm, withInstance, type WasmExports } from './loader.js';
 import { CallScope } from './marshal.js';
-import { LayoutPolicy } from './plan.js';
+import { LayoutPolicy } from '../shared/plan.js';
 import { throwIfFailed } from './status.js';
 import type {
   QueryManyResult,
@@ -15,8 +15,8 @@ import type {
   SimHashIndexOptions,
   SimHashIndex as SimHashIndexType,
   U64Input,
-} from './types.js';
-import { checkU64 } from './validate.js';
+} from '../shared/types.js';
+import { checkU64 } from '../shared/validate.js';
 
 /** An index in the instance's memory: its handle and the instance it belongs to. */
 interface Handle {

@@ -1,9 +1,11 @@
 //! Every pair of positions whose fingerprints lie within a Hamming distance.
 
-use crate::hamming::bits_differ;
-use crate::layout::PermutedTable;
-use crate::radix::sort_by_bits;
-use crate::table_scan::{position_bits, scan, zeroed, Member, RunVisitor};
+use crate::fingerprint::bits_differ;
+use crate::memory::zeroed;
+use crate::search::layout::PermutedTable;
+use crate::search::radix::sort_by_bits;
+use crate::search::strategy::Strategy;
+use crate::search::table_scan::{position_bits, scan, Member, RunVisitor};
 use crate::Error;
 
 /// Pairs of positions as parallel arrays, sorted by `(left, right)`, `left[k] < right[k]`.
@@ -13,16 +15,6 @@ pub struct Pairs {
     pub right: Vec<u32>,
     /// Bits in which the pair differs.
     pub distance: Vec<u8>,
-}
-
-/// How [`find_all`] looks for pairs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Strategy {
-    /// Compare every pair: cheapest for a few dozen fingerprints, and the only way at
-    /// distance 64.
-    Direct,
-    /// Search the permuted tables of a layout with this many blocks.
-    Blocks(u32),
 }
 
 /// Every pair of positions `i < j` with `bits_differ(fingerprints[i], fingerprints[j]) <=
