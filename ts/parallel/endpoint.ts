@@ -52,7 +52,9 @@ export async function spawn(events: EndpointEvents, name: string): Promise<Endpo
 
 async function spawnNode(events: EndpointEvents, name: string): Promise<Endpoint> {
   const { Worker } = await import('node:worker_threads');
-  const worker = new Worker(workerUrl(), { name });
+  // The worker gets this process's flags except those only a main script may take.
+  const execArgv = process.execArgv.filter((flag) => !flag.startsWith('--input-type') && !flag.startsWith('--eval'));
+  const worker = new Worker(workerUrl(), { name, execArgv });
   let ready = false;
   let failed = false;
   return new Promise<Endpoint>((resolve, reject) => {

@@ -80,6 +80,14 @@ export async function createPool(options: PoolOptions = {}): Promise<Pool> {
   return new Pool(await WorkerSet.start(threads), PoolToken);
 }
 
+/** The workers of each pool, for the tests that make them fail; not exported by the entry. */
+const workersOfPool = new WeakMap<Pool, WorkerSet>();
+
+/** @internal The workers behind `pool`. */
+export function workersOf(pool: Pool): WorkerSet {
+  return workersOfPool.get(pool)!;
+}
+
 /** Only {@link createPool} makes pools: a pool's workers must be running before it is used. */
 const PoolToken: unique symbol = Symbol('Pool');
 
@@ -102,6 +110,7 @@ export class Pool {
   constructor(workers: WorkerSet, token: typeof PoolToken) {
     if (token !== PoolToken) throw new TypeError('use createPool() to make a Pool');
     this.#workers = workers;
+    workersOfPool.set(this, workers);
   }
 
   /** Number of workers. */
@@ -248,7 +257,9 @@ export class Pool {
     const distance = checkDistance(opts.distance);
     const blocks = opts.blocks === undefined ? chooseBlocks(input.length, distance) : checkBlocks(opts.blocks, distance);
     const maxPairs = opts.maxPairs === undefined ? DEFAULT_MAX_PAIRS : checkMaxPairs(opts.maxPairs);
-    const sliceOptions = { distance, blocks, maxPairs };
+    // The planner's choice is made again in each worker, from the same n: 0 (compare directly)
+    // is no valid explicit `blocks`.
+    const sliceOptions = blocks === 0 ? { distance, maxPairs } : { distance, blocks, maxPairs };
     const parts = await Promise.all(
       this.#slices(distance, blocks).map((slice) =>
         this.#workers.run<PairResult>({ op: 'findAllSlice', fingerprints: input, options: sliceOptions, slice }),
@@ -271,7 +282,12 @@ export class Pool {
     const { distance, blocks } = checkClustersOptions(options, input.length);
     const parts = await Promise.all(
       this.#slices(distance, blocks).map((slice) =>
-        this.#workers.run<Uint32Array>({ op: 'findClustersSlice', fingerprints: input, options: { distance, blocks }, slice }),
+        this.#workers.run<Uint32Array>({
+          op: 'findClustersSlice',
+          fingerprints: input,
+          options: blocks === 0 ? { distance } : { distance, blocks },
+          slice,
+        }),
       ),
     );
     return parts.length === 1 ? parts[0]! : joinSliceLabels(parts);

@@ -1,6 +1,6 @@
 /**
- * The messages between a pool and its workers. Every request carries an id that its one
- * response repeats; errors cross as their class name and message, since `Error` objects lose
+ * The messages between a pool and its workers. Every request carries a call number that its
+ * one response repeats; errors cross as their class name and message, since `Error` objects lose
  * their class on the way.
  */
 
@@ -46,8 +46,8 @@ export type Operation =
   /** Fails the worker itself (tests of the pool's recovery): an uncaught error, or an exit. */
   | { readonly op: 'crash'; readonly how: 'throw' | 'exit' };
 
-/** A request as sent: an operation and its id. */
-export type Request = Operation & { readonly id: number };
+/** A request as sent: an operation and its call number. */
+export type Request = Operation & { readonly call: number };
 
 /** An error as it crosses: enough to rebuild one of the same class and message. */
 export interface ErrorData {
@@ -57,10 +57,10 @@ export interface ErrorData {
   readonly problem?: string;
 }
 
-/** The answer to request `id`. */
+/** The answer to call `call`. */
 export type Response =
-  | { readonly id: number; readonly ok: true; readonly value: unknown }
-  | { readonly id: number; readonly ok: false; readonly error: ErrorData };
+  | { readonly call: number; readonly ok: true; readonly value: unknown }
+  | { readonly call: number; readonly ok: false; readonly error: ErrorData };
 
 /** The first message of every worker: its module is loaded and its instance ready. */
 export interface Ready {

@@ -146,10 +146,10 @@ port.listen((request) => {
   let transfer: ArrayBuffer[] = [];
   try {
     const done = run(request);
-    response = { id: request.id, ok: true, value: done.value };
+    response = { call: request.call, ok: true, value: done.value };
     transfer = done.transfer;
   } catch (error) {
-    response = { id: request.id, ok: false, error: errorData(error) };
+    response = { call: request.call, ok: false, error: errorData(error) };
   }
   port.post(response, transfer);
 });

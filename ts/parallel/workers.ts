@@ -54,7 +54,7 @@ export function rebuildError(data: ErrorData): Error {
 export class WorkerSet {
   readonly #slots: Slot[];
   readonly #queue: Task[] = [];
-  #nextId = 1;
+  #nextCall = 1;
   #closed = false;
 
   private constructor(size: number) {
@@ -137,9 +137,9 @@ export class WorkerSet {
   }
 
   #answer(slot: Slot, response: Response): void {
-    const task = slot.inFlight.get(response.id);
+    const task = slot.inFlight.get(response.call);
     if (task === undefined) return;
-    slot.inFlight.delete(response.id);
+    slot.inFlight.delete(response.call);
     if (slot.inFlight.size === 0) slot.endpoint?.hold(false);
     if (response.ok) task.resolve(response.value);
     else task.reject(rebuildError(response.error));
@@ -167,10 +167,10 @@ export class WorkerSet {
       while (slot.inFlight.size < IN_FLIGHT) {
         const task = slot.queue.shift() ?? this.#queue.shift();
         if (task === undefined) break;
-        const id = this.#nextId++;
+        const call = this.#nextCall++;
         if (slot.inFlight.size === 0) endpoint.hold(true);
-        slot.inFlight.set(id, task);
-        endpoint.send({ ...task.operation, id }, task.transfer);
+        slot.inFlight.set(call, task);
+        endpoint.send({ ...task.operation, call }, task.transfer);
       }
     }
     // With no worker left to run them, waiting requests would wait forever.
