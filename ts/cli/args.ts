@@ -41,6 +41,8 @@ export interface DedupOptions {
   readonly json: boolean;
   /** Set when every input is JSON Lines rather than one document per file. */
   readonly jsonl: JsonLinesFormat | undefined;
+  /** Workers to fingerprint and group with; `undefined`: one per available core. 1: none. */
+  readonly threads: number | undefined;
 }
 
 /** What the command line asks for. */
@@ -63,6 +65,7 @@ const OPTIONS = {
   jsonl: { type: 'boolean' },
   field: { type: 'string' },
   id: { type: 'string' },
+  threads: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const;
@@ -102,6 +105,7 @@ export function parseCommandLine(argv: readonly string[]): Command {
         values.jsonl === true
           ? { field: nonEmpty(values.field ?? 'text', '--field'), id: values.id === undefined ? undefined : nonEmpty(values.id, '--id') }
           : undefined,
+      threads: values.threads === undefined ? undefined : integerIn(values.threads, '--threads', 1, 256),
     },
   };
 }

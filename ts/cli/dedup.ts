@@ -1,7 +1,9 @@
 /** The dedup command: read, fingerprint, group, report. */
 
+import { availableParallelism } from 'node:os';
 import type { Readable, Writable } from 'node:stream';
 import { init } from '../wasm/loader.js';
+import { createPool, type Pool } from '../parallel/pool.js';
 import type { DedupOptions } from './args.js';
 import { FingerprintCollector } from './fingerprints.js';
 import { groupNearDuplicates } from './groups.js';
@@ -29,10 +31,14 @@ export async function runDedup(options: DedupOptions, io: DedupIo): Promise<numb
   const sources = await listSources(options.inputs, (problem) => problems.report(problem));
   progress = startProgress(io.stderr, totalSize(sources));
   let report: DedupReport;
+  const threads = options.threads ?? availableParallelism();
+  // One thread needs no workers: the same work runs here.
+  const pool = threads === 1 ? undefined : await createPool({ threads });
   try {
-    report = await dedupSources(sources, options, io.stdin, problems, progress);
+    report = await dedupSources(sources, options, io.stdin, problems, progress, pool);
   } finally {
     progress.finish();
+    await pool?.close();
   }
   await writeAll(io.stdout, options.json ? jsonChunks(report) : tableChunks(report));
   problems.finish();
@@ -45,23 +51,28 @@ async function dedupSources(
   stdin: Readable,
   problems: ProblemLog,
   progress: Progress,
+  pool: Pool | undefined,
 ): Promise<DedupReport> {
-  const collector = new FingerprintCollector({
-    unit: options.unit,
-    weighting: options.weighting,
-    ...(options.size === undefined ? {} : { size: options.size }),
-  });
+  const collector = new FingerprintCollector(
+    {
+      unit: options.unit,
+      weighting: options.weighting,
+      ...(options.size === undefined ? {} : { size: options.size }),
+    },
+    pool,
+  );
   let documents = 0;
   for await (const item of readDocuments(sources, options.jsonl, stdin)) {
     if (item.kind === 'document') {
-      collector.add(item.id, item.text);
+      const wait = collector.add(item.id, item.text);
+      if (wait !== undefined) await wait;
       documents++;
     } else {
       problems.report({ input: item.input, reason: item.reason });
     }
     progress.advance(item.bytes, documents);
   }
-  const fingerprinted = collector.finish();
+  const fingerprinted = await collector.finish();
   progress.step(`grouping ${fingerprinted.ids.length.toLocaleString('en')} fingerprints…`);
   return {
     distance: options.distance,
@@ -70,7 +81,7 @@ async function dedupSources(
     weighting: options.weighting,
     documents,
     fingerprinted,
-    groups: groupNearDuplicates(fingerprinted.fingerprints, options.distance),
+    groups: await groupNearDuplicates(fingerprinted.fingerprints, options.distance, pool),
     skipped: problems.kept,
     skippedCount: problems.count,
   };

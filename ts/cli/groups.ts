@@ -2,6 +2,7 @@
 
 import { findClusters } from '../wasm/clusters.js';
 import { numDifferingBits } from '../wasm/distance.js';
+import type { Pool } from '../parallel/pool.js';
 
 /** One family of near-duplicates: at least two documents. */
 export interface Group {
@@ -15,10 +16,11 @@ export interface Group {
  * The connected components of the graph linking fingerprints at most `distance` bits apart,
  * leaving out single documents, ordered by their first member. Members of a group can be more
  * than `distance` bits from its first member when a chain of closer pairs joins them; in return
- * the output stays linear in the number of documents however large a family is.
+ * the output stays linear in the number of documents however large a family is. With a pool,
+ * its workers find the components.
  */
-export function groupNearDuplicates(fingerprints: BigUint64Array, distance: number): Group[] {
-  const roots = findClusters(fingerprints, { distance });
+export async function groupNearDuplicates(fingerprints: BigUint64Array, distance: number, pool?: Pool): Promise<Group[]> {
+  const roots = pool === undefined ? findClusters(fingerprints, { distance }) : await pool.findClusters(fingerprints, { distance });
   const n = roots.length;
   const sizes = new Uint32Array(n);
   for (let i = 0; i < n; i++) {

@@ -4,7 +4,8 @@ import { DEFAULT_DISTANCE, DEFAULT_WEIGHTING } from './args.js';
 
 /** The synopsis, also printed after a usage error. */
 export const USAGE = `usage: simhash-wasm dedup <files | directories | -> [--distance N] [--unit word|char]
-           [--size N] [--weighting binary|tf] [--json] [--jsonl [--field F] [--id F]]`;
+           [--size N] [--weighting binary|tf] [--json] [--jsonl [--field F] [--id F]]
+           [--threads N]`;
 
 /** The full `--help` text. */
 export const HELP = `simhash-wasm: find near-duplicate text documents with SimHash fingerprints.
@@ -29,6 +30,8 @@ Options
   --jsonl             inputs are JSON Lines: one JSON object per line
   --field F           the field holding the text (default text); needs --jsonl
   --id F              the field naming each document (default <input>:<line>); needs --jsonl
+  --threads N         worker threads that fingerprint and group, 1..256 (default: one per
+                      available core); the output is the same for every N
   -h, --help          print this help
   -v, --version       print the version
 
