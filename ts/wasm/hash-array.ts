@@ -1,6 +1,7 @@
 /// <reference lib="esnext.disposable" preserve="true" />
 /** Arrays of 64-bit values that live inside the WebAssembly memory. */
 
+import { finalizer } from './finalizer.js';
 import { instanceGeneration, memoryViews, wasm, withInstance } from './loader.js';
 import type { HashArray } from '../shared/types.js';
 import { checkArrayLength } from '../shared/validate.js';
@@ -16,7 +17,7 @@ function release(allocation: Allocation): void {
   if (allocation.generation === instanceGeneration()) wasm().sh_free(allocation.ptr, allocation.bytes);
 }
 
-const finalizer = new FinalizationRegistry<Allocation>(release);
+const releaseUnfreed = finalizer<Allocation>(release);
 
 /**
  * Allocates `bytes` bytes (8-aligned) in the instance's memory.
@@ -46,7 +47,7 @@ export class WasmHashArray implements HashArray {
     // Allocate before reading the generation: allocating may replace a trapped instance.
     const ptr = length === 0 ? 0 : allocate(bytes);
     this.#allocation = { ptr, bytes, generation: instanceGeneration() };
-    if (length !== 0) finalizer.register(this, this.#allocation, this);
+    if (length !== 0) releaseUnfreed.register(this, this.#allocation);
   }
 
   get freed(): boolean {
@@ -83,7 +84,7 @@ export class WasmHashArray implements HashArray {
     this.#allocation = null;
     this.#view = null;
     if (allocation.bytes !== 0) {
-      finalizer.unregister(this);
+      releaseUnfreed.unregister(this);
       release(allocation);
     }
   }
