@@ -3,7 +3,7 @@
  * recovery from a trap.
  */
 
-import type { InitSource, InitSyncSource, ResponseLike, UrlLike } from '../shared/init-source.js';
+import { checkSourceKind, type InitSource, type InitSyncSource, type ResponseLike, type UrlLike } from '../shared/init-source.js';
 import { describe } from '../shared/validate.js';
 import { wasmBase64 } from './generated/wasm-bytes.js';
 
@@ -123,6 +123,7 @@ const SOURCE_RULE = 'a URL (string or URL object), a Response or a promise of on
 
 /** Checks what `init` was given before anything is fetched or compiled. */
 function checkSource(source: unknown): InitSource {
+  checkSourceKind(source, 'init');
   if (typeof source === 'string' || isBytes(source) || source instanceof WebAssembly.Module || isResponse(source) || isUrl(source) || isThenable(source)) {
     return source;
   }
@@ -241,6 +242,7 @@ export function init(source?: InitSource): Promise<void> {
  * when its bytes are not simhash-wasm's module.
  */
 export function initSync(source?: InitSyncSource): void {
+  checkSourceKind(source, 'initSync');
   if (source !== undefined && !(isBytes(source) || source instanceof WebAssembly.Module)) {
     throw new TypeError(`initSync: source must be the bytes of simhash.wasm (ArrayBuffer or typed array) or a WebAssembly.Module, got ${describe(source)}`);
   }
@@ -266,6 +268,8 @@ export function wasm(): WasmExports {
     instantiate(compiled);
     return current!;
   }
+  // The slim build has nothing to compile: say what to pass, not that compiling failed.
+  if (wasmBase64 === null) inlineBytes();
   try {
     initSync();
   } catch (cause) {
