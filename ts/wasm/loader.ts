@@ -8,7 +8,7 @@ import { describe } from '../shared/validate.js';
 import { wasmBase64 } from './generated/wasm-bytes.js';
 
 /** The ABI this loader speaks; a module reporting another version is refused. */
-export const ABI_VERSION = 1;
+export const ABI_VERSION = 2;
 
 /** The raw exports of the module (see crates/simhash-wasm/src/lib.rs for the contracts). */
 export interface WasmExports {
@@ -30,7 +30,7 @@ export interface WasmExports {
     out: number,
   ): number;
   sh_hamming_distances(query: bigint, fingerprints: number, len: number, out: number): number;
-  sh_find_all(fingerprints: number, len: number, distance: number, blocks: number, maxPairs: number, result: number): number;
+  sh_find_all(fingerprints: number, len: number, distance: number, blocks: number, maxPairs: number, sliceIndex: number, sliceCount: number, result: number): number;
   sh_pairs_free(result: number): void;
   sh_text_fingerprint_many(
     texts: number,
@@ -45,7 +45,7 @@ export interface WasmExports {
   ): number;
   sh_text_features(text: number, len: number, unit: number, size: number, weighting: number, seed: bigint, result: number): number;
   sh_u64s_free(ptr: number, count: number): void;
-  sh_find_clusters(fingerprints: number, len: number, distance: number, blocks: number, labels: number): number;
+  sh_find_clusters(fingerprints: number, len: number, distance: number, blocks: number, sliceIndex: number, sliceCount: number, labels: number): number;
   sh_index_new(distance: number, blocks: number, handle: number): number;
   sh_index_free(handle: number): void;
   sh_index_answer(handle: number): number;
