@@ -102,3 +102,19 @@ const pureApi = require('simhash-wasm/pure');`),
   );
   expect(got).toEqual(expected());
 });
+
+it('runs a worker pool from ESM through simhash-wasm/parallel, which CommonJS cannot require', () => {
+  writeFileSync(
+    join(consumer, 'parallel.mjs'),
+    `import { createPool } from 'simhash-wasm/parallel';
+const pool = await createPool({ threads: 2 });
+const pairs = await pool.findAll([${fingerprints.map((h) => `${h}n`).join(', ')}], { distance: 2 });
+await pool.close();
+console.log(JSON.stringify({ left: Array.from(pairs.left), right: Array.from(pairs.right) }));`,
+  );
+  const got = JSON.parse(execFileSync(process.execPath, ['parallel.mjs'], { cwd: consumer, encoding: 'utf8' })) as unknown;
+  const { left, right } = expected();
+  expect(got).toEqual({ left, right });
+  writeFileSync(join(consumer, 'parallel.cjs'), `require('simhash-wasm/parallel');`);
+  expect(() => execFileSync(process.execPath, ['parallel.cjs'], { cwd: consumer, stdio: 'pipe' })).toThrow(/ERR_PACKAGE_PATH_NOT_EXPORTED|No "exports" main/);
+});
