@@ -142,15 +142,19 @@ for (const distance of [3, 10]) {
   for (let q = 0; q < QUERIES; q += 2) queries[q] = values[(q * 7919) % N] ^ (1n << BigInt(q % 64));
   const one = new simhash.SimHashIndex({ distance });
   one.addMany(ids, values);
-  const sharded = new Map();
-  for (const [threads, pool] of pools) {
-    const index = await pool.createIndex({ distance });
-    await index.addMany(ids, values);
-    sharded.set(pool, index);
+  // Sharded: one shard per worker, every query asked of every shard. Replicated: one shard held
+  // by every worker, the queries split between them.
+  for (const layout of ['sharded', 'replicated']) {
+    const indexes = new Map();
+    for (const [threads, pool] of pools) {
+      const index = await pool.createIndex(layout === 'sharded' ? { distance } : { distance, shards: 1, replicas: threads });
+      await index.addMany(ids, values);
+      indexes.set(pool, index);
+    }
+    await compare(`${id} (${layout})`, QUERIES, 'queries', () => one.queryMany(queries), (pool) => indexes.get(pool).queryMany(queries));
+    for (const index of indexes.values()) await index.free();
   }
-  await compare(id, QUERIES, 'queries', () => one.queryMany(queries), (pool) => sharded.get(pool).queryMany(queries));
   one.free();
-  for (const index of sharded.values()) await index.free();
 }
 
 // What one crossing costs: a round trip with nothing in it, and 8 MB there and back copied,

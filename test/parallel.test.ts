@@ -130,7 +130,7 @@ describe('pool ≡ the synchronous API of both entries', () => {
     const rng = new oracle.SplitMix64(1405n);
     for (const distance of [3, 10]) {
       const bases = Array.from({ length: 20 }, () => rng.next());
-      const values = Array.from({ length: 5000 }, () =>
+      const values = Array.from({ length: 2500 }, () =>
         rng.below(2) === 0 ? rng.next() : oracle.flipBits(bases[rng.below(bases.length)]!, rng.below(distance + 3), rng),
       );
       const pairs = await pool.findAll(values, { distance, maxPairs: 2 ** 24 });
@@ -239,17 +239,17 @@ describe('ShardedIndex ≡ one SimHashIndex', () => {
     | { kind: 'remove'; id: number }
     | { kind: 'query'; value: number; distance: number; limit: number | undefined };
 
-  it('through random changes and queries, in every shard count; serialize gives the same bytes', async () => {
+  it('through random changes and queries, in every shard and replica count; serialize gives the same bytes', async () => {
     const step: fc.Arbitrary<Step> = fc.oneof(
       fc.record({ kind: fc.constant('addMany' as const), ids: fc.array(fc.nat(200), { maxLength: 40 }), values: fc.array(fc.bigInt({ min: 0n, max: oracle.U64_MAX }), { maxLength: 40 }) }),
       fc.record({ kind: fc.constant('remove' as const), id: fc.nat(200) }),
       fc.record({ kind: fc.constant('query' as const), value: fc.nat(), distance: fc.integer({ min: 0, max: 4 }), limit: fc.option(fc.nat(5), { nil: undefined }) }),
     );
     await fc.assert(
-      fc.asyncProperty(fc.array(step, { maxLength: 12 }), fc.integer({ min: 1, max: 5 }), async (stepsList, shards) => {
+      fc.asyncProperty(fc.array(step, { maxLength: 12 }), fc.integer({ min: 1, max: 5 }), fc.integer({ min: 1, max: 3 }), async (stepsList, shards, replicas) => {
         const [, api] = apis[0]!;
         const one = new api.SimHashIndex({ distance: 4 });
-        const sharded = await pool.createIndex({ distance: 4, shards });
+        const sharded = await pool.createIndex({ distance: 4, shards, replicas });
         const known: bigint[] = [0n];
         try {
           for (const s of stepsList) {
@@ -274,7 +274,7 @@ describe('ShardedIndex ≡ one SimHashIndex', () => {
           }
           const bytes = await sharded.serialize();
           expect(bytes).toEqual(one.serialize());
-          const loaded = await pool.loadIndex(bytes, { shards: 6 - shards });
+          const loaded = await pool.loadIndex(bytes, { shards: 6 - shards, replicas: 4 - replicas });
           expect(await loaded.queryMany(known)).toEqual(one.queryMany(known));
           expect(loaded.size).toBe(one.size);
           await loaded.free();
@@ -308,6 +308,7 @@ describe('ShardedIndex ≡ one SimHashIndex', () => {
       expect(got.message).toBe(expected.message);
     }
     await expect(pool.createIndex({ distance: 3, shards: 0 })).rejects.toThrow(RangeError);
+    await expect(pool.createIndex({ distance: 3, replicas: 65 })).rejects.toThrow(/replicas/);
     await sharded.free();
     one.free();
     await expect(sharded.has(1)).rejects.toThrow(TypeError);

@@ -302,7 +302,8 @@ export class Pool {
 
   /**
    * A new, empty index over the workers: {@link ShardedIndex}, the `SimHashIndex` API with
-   * promises, its entries spread over `options.shards` shards (default: one per worker).
+   * promises, its entries spread over `options.shards` shards (default: one per worker), each
+   * held `options.replicas` times (default 1) to share queries among more workers.
    *
    * @throws {TypeError | RangeError} for invalid options.
    */
@@ -312,12 +313,13 @@ export class Pool {
 
   /**
    * The index saved in `bytes` (by {@link ShardedIndex.serialize} or `SimHashIndex.serialize`
-   * of either entry), spread over `shards` shards (default: one per worker).
+   * of either entry), spread over `options.shards` shards (default: one per worker) of
+   * `options.replicas` copies each (default 1), as {@link Pool.createIndex} does.
    *
    * @throws {TypeError} unless `bytes` is a `Uint8Array`; an `IndexFormatError` for bytes that
    * are not a saved index.
    */
-  async loadIndex(bytes: Uint8Array, options: { shards?: number } = {}): Promise<ShardedIndex> {
+  async loadIndex(bytes: Uint8Array, options: { shards?: number; replicas?: number } = {}): Promise<ShardedIndex> {
     return ShardedIndex.load(this.#workers, () => this.#nextIndex++, bytes, options);
   }
 

@@ -20,9 +20,16 @@ export interface ShardedIndexOptions extends SimHashIndexOptions {
    * number of workers holding shards.
    */
   shards?: number;
+  /**
+   * Copies of each shard, each in another worker, an integer in `1..64` (default 1). Every
+   * change goes to every copy; `queryMany` splits its queries between them, so that more
+   * workers share the queries of a shard at the cost of its memory once per copy.
+   */
+  replicas?: number;
 }
 
 const MAX_SHARDS = 1024;
+const MAX_REPLICAS = 64;
 
 /** The shard of `id`: ids are mixed first, so that ids of one residue do not share a shard. */
 export function shardOf(id: number, shards: number): number {
@@ -31,22 +38,29 @@ export function shardOf(id: number, shards: number): number {
   return ((h ^ (h >>> 16)) >>> 0) % shards;
 }
 
-function checkShards(value: unknown, threads: number): number {
-  if (value === undefined) return threads;
-  if (typeof value !== 'number') throw new TypeError(`shards must be a number, got ${describe(value)}`);
-  if (!Number.isInteger(value) || value < 1 || value > MAX_SHARDS) {
-    throw new RangeError(`shards must be an integer in 1..${MAX_SHARDS}, got ${value}`);
+function checkCount(value: unknown, name: string, fallback: number, max: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number') throw new TypeError(`${name} must be a number, got ${describe(value)}`);
+  if (!Number.isInteger(value) || value < 1 || value > max) {
+    throw new RangeError(`${name} must be an integer in 1..${max}, got ${value}`);
   }
   return value;
 }
 
-/** One shard: the index number the worker knows it by, its worker and that worker's generation. */
-interface Shard {
+/** One copy of a shard: the index number its worker knows it by, the worker and its generation. */
+interface Replica {
   readonly index: number;
   readonly slot: number;
   readonly generation: number;
+}
+
+/** One shard: its copies, and its size as of the last settled call. */
+interface Shard {
+  readonly replicas: readonly Replica[];
   size: number;
 }
+
+type Operation = Parameters<WorkerSet['run']>[0];
 
 /**
  * The `SimHashIndex` API with promises, over shards held by a pool's workers. Entries go to
@@ -77,25 +91,33 @@ export class ShardedIndex {
   /** @internal `Pool.createIndex`. */
   static async create(workers: WorkerSet, nextIndex: () => number, options: ShardedIndexOptions): Promise<ShardedIndex> {
     const { distance, blocks } = checkIndexOptions(options);
-    const count = checkShards(checkOptions(options).shards, workers.size);
-    const shards = await ShardedIndex.#newShards(workers, nextIndex, count, (shard) => ({
+    const opts = checkOptions(options);
+    const count = checkCount(opts.shards, 'shards', workers.size, MAX_SHARDS);
+    const replicas = checkCount(opts.replicas, 'replicas', 1, MAX_REPLICAS);
+    const shards = await ShardedIndex.#newShards(workers, nextIndex, count, replicas, (replica) => ({
       op: 'indexNew',
-      index: shard.index,
+      index: replica.index,
       options: blocks === 0 ? { distance } : { distance, blocks },
     }));
     return new ShardedIndex(workers, distance, blocks, shards);
   }
 
   /** @internal `Pool.loadIndex`. */
-  static async load(workers: WorkerSet, nextIndex: () => number, bytes: Uint8Array, options: { shards?: number }): Promise<ShardedIndex> {
+  static async load(
+    workers: WorkerSet,
+    nextIndex: () => number,
+    bytes: Uint8Array,
+    options: { shards?: number; replicas?: number },
+  ): Promise<ShardedIndex> {
     const decoded = decodeIndex(checkIndexBytes(bytes));
-    const count = checkShards(checkOptions(options).shards, workers.size);
+    const opts = checkOptions(options);
+    const count = checkCount(opts.shards, 'shards', workers.size, MAX_SHARDS);
+    const replicas = checkCount(opts.replicas, 'replicas', 1, MAX_REPLICAS);
     const { distance, blocks, ids, words } = decoded;
     // Entries are dealt out in id order, so each shard's part is itself a valid saved index.
     const members: number[][] = Array.from({ length: count }, () => []);
     for (let k = 0; k < ids.length; k++) members[shardOf(ids[k]!, count)]!.push(k);
-    const shards = await ShardedIndex.#newShards(workers, nextIndex, count, (shard, s) => {
-      const part = members[s]!;
+    const shardBytes = members.map((part) => {
       const partIds = new Uint32Array(part.length);
       const partWords = new Uint32Array(2 * part.length);
       part.forEach((k, j) => {
@@ -103,8 +125,13 @@ export class ShardedIndex {
         partWords[2 * j] = words[2 * k]!;
         partWords[2 * j + 1] = words[2 * k + 1]!;
       });
-      return { op: 'indexLoad', index: shard.index, bytes: encodeIndex(distance, blocks, partIds, partWords) };
+      return encodeIndex(distance, blocks, partIds, partWords);
     });
+    const shards = await ShardedIndex.#newShards(workers, nextIndex, count, replicas, (replica, s) => ({
+      op: 'indexLoad',
+      index: replica.index,
+      bytes: shardBytes[s]!,
+    }));
     return new ShardedIndex(workers, distance, blocks, shards);
   }
 
@@ -112,14 +139,22 @@ export class ShardedIndex {
     workers: WorkerSet,
     nextIndex: () => number,
     count: number,
-    make: (shard: Shard, s: number) => Parameters<WorkerSet['run']>[0],
+    replicas: number,
+    make: (replica: Replica, s: number) => Operation,
   ): Promise<Shard[]> {
-    const shards: Shard[] = Array.from({ length: count }, (_, s) => {
-      const slot = s % workers.size;
-      return { index: nextIndex(), slot, generation: workers.generation(slot), size: 0 };
-    });
-    const sizes = await Promise.all(shards.map((shard, s) => workers.run<number>(make(shard, s), [], shard.slot)));
-    sizes.forEach((size, s) => (shards[s]!.size = size));
+    // Copies of a shard go to consecutive workers, so that they are on different ones whenever
+    // there are enough workers.
+    const shards: Shard[] = Array.from({ length: count }, (_, s) => ({
+      replicas: Array.from({ length: replicas }, (_, r) => {
+        const slot = (s * replicas + r) % workers.size;
+        return { index: nextIndex(), slot, generation: workers.generation(slot) };
+      }),
+      size: 0,
+    }));
+    const sizes = await Promise.all(
+      shards.map((shard, s) => Promise.all(shard.replicas.map((replica) => workers.run<number>(make(replica, s), [], replica.slot)))),
+    );
+    sizes.forEach((size, s) => (shards[s]!.size = size[0]!));
     return shards;
   }
 
@@ -143,11 +178,22 @@ export class ShardedIndex {
     return this.#freed;
   }
 
-  #run<T>(shard: Shard, operation: Parameters<WorkerSet['run']>[0], transfer: readonly ArrayBuffer[] = []): Promise<T> {
-    if (this.#workers.generation(shard.slot) !== shard.generation) {
+  /** Runs `operation` on one copy of a shard. */
+  #runOn<T>(replica: Replica, operation: Operation, transfer: readonly ArrayBuffer[] = []): Promise<T> {
+    if (this.#workers.generation(replica.slot) !== replica.generation) {
       return Promise.reject(new Error('simhash-wasm/parallel: this index lost a shard when its worker failed'));
     }
-    return this.#workers.run<T>(operation, transfer, shard.slot);
+    return this.#workers.run<T>(operation, transfer, replica.slot);
+  }
+
+  /**
+   * Runs a change on every copy of a shard and resolves with the first copy's answer. Buffers
+   * are moved to the worker only when there is a single copy.
+   */
+  async #change<T>(shard: Shard, make: (replica: Replica) => Operation, transfer: readonly ArrayBuffer[] = []): Promise<T> {
+    const moved = shard.replicas.length === 1 ? transfer : [];
+    const answers = await Promise.all(shard.replicas.map((replica) => this.#runOn<T>(replica, make(replica), moved)));
+    return answers[0]!;
   }
 
   #checkLive(): void {
@@ -192,8 +238,11 @@ export class ShardedIndex {
     await Promise.all(
       this.#shards.map(async (shard, s) => {
         if (sizes[s] === 0) return;
-        const operation = { op: 'indexAddMany', index: shard.index, ids: partIds[s]!, fingerprints: partValues[s]! } as const;
-        shard.size = await this.#run<number>(shard, operation, [partIds[s]!.buffer, partValues[s]!.buffer]);
+        shard.size = await this.#change<number>(
+          shard,
+          (replica) => ({ op: 'indexAddMany', index: replica.index, ids: partIds[s]!, fingerprints: partValues[s]! }),
+          [partIds[s]!.buffer, partValues[s]!.buffer],
+        );
       }),
     );
   }
@@ -203,11 +252,11 @@ export class ShardedIndex {
     this.#checkLive();
     const checked = checkId(id);
     const shard = this.#shards[shardOf(checked, this.#shards.length)]!;
-    const { removed, size } = await this.#run<{ removed: boolean; size: number }>(shard, {
+    const { removed, size } = await this.#change<{ removed: boolean; size: number }>(shard, (replica) => ({
       op: 'indexRemove',
-      index: shard.index,
+      index: replica.index,
       id: checked,
-    });
+    }));
     shard.size = size;
     return removed;
   }
@@ -217,7 +266,8 @@ export class ShardedIndex {
     this.#checkLive();
     const checked = checkId(id);
     const shard = this.#shards[shardOf(checked, this.#shards.length)]!;
-    return this.#run<boolean>(shard, { op: 'indexHas', index: shard.index, id: checked });
+    const replica = shard.replicas[0]!;
+    return this.#runOn<boolean>(replica, { op: 'indexHas', index: replica.index, id: checked });
   }
 
   /** The ids within `options.distance` of `fingerprint`, sorted by (distance, id). */
@@ -237,12 +287,22 @@ export class ShardedIndex {
 
   async #queryChecked(values: BigUint64Array, options: QueryOptions | undefined): Promise<QueryManyResult> {
     const checked = checkQueryOptions(options, this.distance);
-    const parts = await Promise.all(
-      this.#shards.map((shard) =>
-        this.#run<QueryManyResult>(shard, { op: 'indexQueryMany', index: shard.index, fingerprints: values, options: checked }),
-      ),
-    );
+    const parts = await Promise.all(this.#shards.map((shard) => this.#queryShard(shard, values, checked)));
     return parts.length === 1 ? parts[0]! : mergeAnswers(parts, values.length, checked.limit);
+  }
+
+  /** A shard's answers to `values`, its copies each answering an equal share of them. */
+  async #queryShard(shard: Shard, values: BigUint64Array, options: QueryOptions): Promise<QueryManyResult> {
+    const copies = shard.replicas.length;
+    const parts = await Promise.all(
+      shard.replicas.map((replica, r) => {
+        const share = values.subarray(Math.floor((r * values.length) / copies), Math.floor(((r + 1) * values.length) / copies));
+        // A view of unshared memory would be sent with its whole buffer.
+        const fingerprints = this.#shared ? share : share.slice();
+        return this.#runOn<QueryManyResult>(replica, { op: 'indexQueryMany', index: replica.index, fingerprints, options });
+      }),
+    );
+    return parts.length === 1 ? parts[0]! : concatenateAnswers(parts);
   }
 
   /**
@@ -251,7 +311,12 @@ export class ShardedIndex {
    */
   async serialize(): Promise<Uint8Array> {
     this.#checkLive();
-    const parts = await Promise.all(this.#shards.map((shard) => this.#run<Uint8Array>(shard, { op: 'indexSerialize', index: shard.index })));
+    const parts = await Promise.all(
+      this.#shards.map((shard) => {
+        const replica = shard.replicas[0]!;
+        return this.#runOn<Uint8Array>(replica, { op: 'indexSerialize', index: replica.index });
+      }),
+    );
     const decoded = parts.map((bytes) => decodeIndex(bytes));
     const total = decoded.reduce((sum, part) => sum + part.ids.length, 0);
     const ids = new Uint32Array(total);
@@ -277,13 +342,34 @@ export class ShardedIndex {
   async free(): Promise<void> {
     if (this.#freed) return;
     this.#freed = true;
-    await Promise.allSettled(this.#shards.map((shard) => this.#run(shard, { op: 'indexFree', index: shard.index })));
+    await Promise.allSettled(
+      this.#shards.flatMap((shard) => shard.replicas.map((replica) => this.#runOn(replica, { op: 'indexFree', index: replica.index }))),
+    );
   }
 
   /** Same as {@link ShardedIndex.free}, for `await using`. */
   [Symbol.asyncDispose](): Promise<void> {
     return this.free();
   }
+}
+
+/** The answers to consecutive runs of queries, as the answers to all of them. */
+function concatenateAnswers(parts: readonly QueryManyResult[]): QueryManyResult {
+  const queries = parts.reduce((sum, part) => sum + part.offsets.length - 1, 0);
+  const found = parts.reduce((sum, part) => sum + part.ids.length, 0);
+  const offsets = new Uint32Array(queries + 1);
+  const ids = new Uint32Array(found);
+  const distances = new Uint8Array(found);
+  let q = 0;
+  let at = 0;
+  for (const part of parts) {
+    for (let k = 1; k < part.offsets.length; k++) offsets[q + k] = at + part.offsets[k]!;
+    ids.set(part.ids, at);
+    distances.set(part.distances, at);
+    q += part.offsets.length - 1;
+    at += part.ids.length;
+  }
+  return { offsets, ids, distances };
 }
 
 /**
