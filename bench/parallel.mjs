@@ -27,9 +27,8 @@ const TEXT_BYTES = quick ? 2 << 20 : 40 << 20;
 
 await simhash.init();
 
-/** Median wall time of `runs` calls of `fn` (after one untimed call), in ms. */
+/** Median wall time of `runs` calls of `fn`, in ms (callers make one untimed call first). */
 async function time(fn, runs = RUNS) {
-  await fn();
   const samples = [];
   for (let r = 0; r < runs; r++) {
     const start = performance.now();
@@ -105,6 +104,7 @@ for (const threads of threadCounts) pools.set(threads, await createPool({ thread
 
 async function compare(id, items, unit, syncCall, poolCall) {
   if (only !== undefined && !id.includes(only)) return;
+  // The checked calls double as warm-up.
   const expected = await syncCall();
   const baselineMs = await time(syncCall);
   const row = { id, items, unit, baselineMs, threads: {} };
@@ -174,6 +174,7 @@ if (only === undefined || 'crossing'.includes(only) || only === 'crossing') {
     ['8 MB SharedArrayBuffer there and back', async () => echo(new Uint8Array(new SharedArrayBuffer(bytes)), [], false), bytes],
   ];
   for (const [name, fn, size] of cases) {
+    await fn();
     const ms = await time(fn, quick ? 5 : 50);
     crossings.push({ name, bytes: size, ms });
     console.error(`crossing: ${name}: ${(ms * 1000).toFixed(0)} µs`);

@@ -2,6 +2,7 @@
 /** The worker pool: the batch operations of the synchronous API, spread over workers. */
 
 import { checkClustersOptions } from '../shared/clusters-options.js';
+import { permutationLayout } from '../shared/layout.js';
 import { chooseBlocks } from '../shared/plan.js';
 import { resolveTextOptions } from '../shared/text-options.js';
 import type { FindAllOptions, FindClustersOptions, PairResult, TextOptions, U64Input, WeightInput } from '../shared/types.js';
@@ -295,7 +296,7 @@ export class Pool {
 
   /** One slice per worker, but no more slices than the layout has tables. */
   #slices(distance: number, blocks: number): { index: number; count: number }[] {
-    const tables = blocks === 0 ? 1 : tableCount(blocks, distance);
+    const tables = blocks === 0 ? 1 : permutationLayout(blocks, distance).tables.length;
     const count = Math.max(1, Math.min(this.threads, tables));
     return Array.from({ length: count }, (_, index) => ({ index, count }));
   }
@@ -334,13 +335,6 @@ export class Pool {
   [Symbol.asyncDispose](): Promise<void> {
     return this.close();
   }
-}
-
-/** Tables of `(blocks, distance)`: the number of filter units a search has. */
-function tableCount(blocks: number, distance: number): number {
-  let count = 1;
-  for (let i = 1; i <= distance; i++) count = (count * (blocks - distance + i)) / i;
-  return Math.round(count);
 }
 
 /**
