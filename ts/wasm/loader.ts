@@ -137,14 +137,18 @@ function ownedBytes(source: Bytes, name: string): Uint8Array<ArrayBuffer> {
   return view.slice();
 }
 
-/** Rethrows what the engine says of a module it refused, with the cause a user can act on. */
+/**
+ * Rethrows what the engine says of a module it refused, of the same class, with the cause a user
+ * can act on.
+ */
 function explainCompileError(error: unknown, name: string): never {
   const message = error instanceof Error ? error.message : String(error);
-  if (/disallowed|not allowed|CSP|Content.Security|unsafe-eval/i.test(message)) {
-    throw new Error(
-      `simhash-wasm: this runtime refuses to compile WebAssembly from bytes (${message}). ` +
-        "On a page, allow 'wasm-unsafe-eval' in the Content-Security-Policy; in Cloudflare Workers and other runtimes that " +
-        "compile modules ahead of time, import the module (import wasm from 'simhash-wasm/simhash.wasm') and pass it: await init(wasm)",
+  if (/disallowed|not allowed|Content.Security|unsafe-eval/i.test(message)) {
+    const Kind = error instanceof Error ? (error.constructor as ErrorConstructor) : Error;
+    throw new Kind(
+      `${message} (simhash-wasm: this runtime refuses to compile WebAssembly from bytes. ` +
+        "On a page, allow 'wasm-unsafe-eval' in the Content-Security-Policy; in Cloudflare Workers and other runtimes " +
+        "that compile modules ahead of time, import the module (import wasm from 'simhash-wasm/simhash.wasm') and pass it: await init(wasm))",
       { cause: error },
     );
   }
