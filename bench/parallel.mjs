@@ -102,19 +102,36 @@ const rows = [];
 const pools = new Map();
 for (const threads of threadCounts) pools.set(threads, await createPool({ threads }));
 
+/** Median of a list of samples. */
+function median(samples) {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return sorted[sorted.length >> 1];
+}
+
+/**
+ * Times the synchronous call and the pool of each size in interleaved rounds, so that a change
+ * in the load other jobs put on the machine falls on every configuration alike.
+ */
 async function compare(id, items, unit, syncCall, poolCall) {
   if (only !== undefined && !id.includes(only)) return;
   // The checked calls double as warm-up.
   const expected = await syncCall();
-  const baselineMs = await time(syncCall);
-  const row = { id, items, unit, baselineMs, threads: {} };
   for (const [threads, pool] of pools) {
-    const got = await poolCall(pool);
-    if (!same(got, expected)) throw new Error(`${id}: the pool with ${threads} threads disagrees with the synchronous API`);
-    const ms = await time(() => poolCall(pool));
-    row.threads[threads] = { ms, speedup: baselineMs / ms };
+    if (!same(await poolCall(pool), expected)) throw new Error(`${id}: the pool with ${threads} threads disagrees with the synchronous API`);
   }
+  const baseline = [];
+  const samples = new Map([...pools.keys()].map((t) => [t, []]));
+  for (let r = 0; r < RUNS; r++) {
+    baseline.push(await time(syncCall, 1));
+    for (const [threads, pool] of pools) samples.get(threads).push(await time(() => poolCall(pool), 1));
+  }
+  const baselineMs = median(baseline);
+  const row = { id, items, unit, baselineMs, baselineSamplesMs: baseline, threads: {} };
+  for (const [threads, list] of samples) row.threads[threads] = { ms: median(list), samplesMs: list, speedup: baselineMs / median(list) };
+  row.control = await controlRatio();
+  controls.push(row.control);
   rows.push(row);
+  console.error(`  control: two busy workers did ${row.control.toFixed(2)}× the work of one`);
   console.error(
     `${id}: one thread ${baselineMs.toFixed(0)} ms; ` +
       Object.entries(row.threads)
@@ -122,6 +139,26 @@ async function compare(id, items, unit, syncCall, poolCall) {
         .join(', '),
   );
 }
+
+/**
+ * How much parallel capacity the machine had during the run: a busy loop on one worker against
+ * the same loop on two at once, interleaved with the workloads. On an idle two-core machine
+ * the ratio is 2; other jobs lower it, and every speedup above should be read against it.
+ */
+async function controlRatio() {
+  const code = `const { parentPort } = require('node:worker_threads');
+parentPort.on('message', (n) => { let x = 0; for (let i = 0; i < n; i++) x = (x + i * 7) | 0; parentPort.postMessage(x); });`;
+  const { Worker } = await import('node:worker_threads');
+  const a = new Worker(code, { eval: true });
+  const b = new Worker(code, { eval: true });
+  const run = (w) => new Promise((resolve) => { w.once('message', resolve); w.postMessage(2e8); });
+  await Promise.all([run(a), run(b)]);
+  const one = await time(() => run(a), 1);
+  const two = await time(() => Promise.all([run(a), run(b)]), 1);
+  await Promise.all([a.terminate(), b.terminate()]);
+  return (2 * one) / two;
+}
+const controls = [];
 
 const { texts, total } = realTexts(TEXT_BYTES);
 await compare(`fingerprintMany ${(total / 2 ** 20).toFixed(0)} MB`, total / 2 ** 20, 'MB', () => simhash.fingerprintMany(texts), (pool) => pool.fingerprintMany(texts));
@@ -183,9 +220,16 @@ if (only === undefined || 'crossing'.includes(only) || only === 'crossing') {
 
 for (const pool of pools.values()) await pool.close();
 
-const lines = ['| workload | one thread (sync API) | ' + threadCounts.map((t) => `${t} worker${t > 1 ? 's' : ''}`).join(' | ') + ' |', '|---|---:|' + threadCounts.map(() => '---:').join('|') + '|'];
+const lines = [
+  '| workload | one thread (sync API) | ' + threadCounts.map((t) => `${t} worker${t > 1 ? 's' : ''}`).join(' | ') + ' | control |',
+  '|---|---:|' + threadCounts.map(() => '---:').join('|') + '|---:|',
+];
 for (const row of rows) {
-  lines.push(`| ${row.id} | ${row.baselineMs.toFixed(0)} ms | ` + threadCounts.map((t) => `${row.threads[t].ms.toFixed(0)} ms (${row.threads[t].speedup.toFixed(2)}×)`).join(' | ') + ' |');
+  lines.push(
+    `| ${row.id} | ${row.baselineMs.toFixed(0)} ms | ` +
+      threadCounts.map((t) => `${row.threads[t].ms.toFixed(0)} ms (${row.threads[t].speedup.toFixed(2)}×)`).join(' | ') +
+      ` | ${row.control.toFixed(2)}× |`,
+  );
 }
 if (crossings.length > 0) {
   lines.push('', '| crossing | median |', '|---|---:|');
