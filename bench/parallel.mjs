@@ -238,4 +238,4 @@ if (crossings.length > 0) {
 console.log(lines.join('\n'));
 const report = { date: new Date().toISOString(), commit: gitCommit(root), os: osName(), machine: machine(), node: process.version, quick, rows, crossings };
 console.log(`\n${report.os}, ${report.machine.cpu}, ${availableParallelism()} cores available, Node ${process.version}, commit ${report.commit}`);
-console.error(`wrote ${writeJson(report, join(root, 'bench', 'results', 'parallel'))}`);
+console.error(`wrote ${writeJson({ ...report, commit: `parallel-${report.commit}` }, join(root, 'bench', 'results'))}`);
