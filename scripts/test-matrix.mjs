@@ -224,7 +224,7 @@ function typeCase(dir, tsCase) {
 
 /** Cases the Node-like runtimes run through test/matrix/run.mjs. */
 const NODE_CASES = ['inline', 'pure', 'slim', 'file-url', 'cjs'];
-const OTHER_CASES = ['inline', 'pure', 'slim'];
+const OTHER_CASES = ['inline', 'pure', 'slim', 'file-url'];
 
 function runtimeCase(runtime, dir, args, expect) {
   return async () => {
