@@ -269,6 +269,8 @@ export function wasm(): WasmExports {
   try {
     initSync();
   } catch (cause) {
+    // The slim build has no module to fall back on: its own TypeError says to call init(source).
+    if (wasmBase64 === null) throw cause;
     throw new Error(
       'simhash-wasm is not initialised: await init() before the first call (this environment does not allow compiling WebAssembly synchronously)',
       { cause },
