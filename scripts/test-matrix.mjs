@@ -9,12 +9,12 @@
 //
 // --tarball tests that tarball instead of `npm pack` of this checkout (e.g. a previous release);
 // --only runs the cases whose name contains SUBSTRING. The cache is
-// node_modules/.cache/simhash-wasm-matrix (or $SIMHASH_MATRIX_CACHE). Ends with the line
+// ~/.cache/simhash-wasm-matrix (or $SIMHASH_MATRIX_CACHE). Ends with the line
 // `N passed, N failed` and exits non-zero when a case failed.
 
 import { spawn } from 'node:child_process';
 import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -33,7 +33,8 @@ const { values: flags } = parseArgs({
 const jobs = Number(flags.jobs);
 if (!Number.isInteger(jobs) || jobs < 1) throw new RangeError(`--jobs must be a positive integer, got ${flags.jobs}`);
 
-const cache = resolve(process.env.SIMHASH_MATRIX_CACHE ?? join(root, 'node_modules', '.cache', 'simhash-wasm-matrix'));
+// Outside the checkout, so that a fresh clone on the same machine (as CI makes) finds it.
+const cache = resolve(process.env.SIMHASH_MATRIX_CACHE ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'simhash-wasm-matrix'));
 const work = mkdtempSync(join(tmpdir(), 'simhash-wasm-matrix-'));
 const children = new Set();
 
@@ -141,6 +142,8 @@ const RUNTIME_PACKAGES = {
   bun: '^1',
   deno: '^2',
   workerd: '^1',
+  // The newest TypeScript (the native compiler from 7 on), beside this checkout's own.
+  typescript: 'latest',
 };
 const RUNTIME_BINARIES = {
   node22: ['node22/bin/node'],
@@ -150,6 +153,7 @@ const RUNTIME_BINARIES = {
   bun: ['bun/bin/bun.exe', `@oven/bun-${platformName}/bin/bun`, `@oven/bun-${platformName}-baseline/bin/bun`],
   deno: ['deno/deno', `@deno/${platformName}-glibc/deno`, `@deno/${process.platform}-${process.arch}/deno`],
   workerd: [`@cloudflare/workerd-${process.platform}-${process.arch === 'x64' ? '64' : process.arch}/bin/workerd`],
+  typescript: ['typescript/bin/tsc'],
 };
 
 /**
@@ -214,11 +218,12 @@ const TYPES_NODE = { 'types 20': '20', 'types current': 'latest' };
 
 const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
 
-function typeCase(dir, tsCase) {
+function typeCase(dir, tsCase, compiler) {
   return async () => {
-    const config = `tsconfig.${tsCase.name.replace(/ /g, '-')}.json`;
+    if (compiler.binary === undefined) throw new Error(compiler.reason);
+    const config = `tsconfig.${compiler.label}.${tsCase.name.replace(/ /g, '-')}.json`;
     writeFileSync(join(dir, config), JSON.stringify({ compilerOptions: { ...TS_COMMON, ...tsCase.options }, files: tsCase.files }, null, 2));
-    await must(process.execPath, [tsc, '-p', config], { cwd: dir });
+    await must(process.execPath, [compiler.binary, '-p', config], { cwd: dir });
   };
 }
 
@@ -367,8 +372,15 @@ async function main() {
     () => must(process.execPath, [attw, tarball, '--no-color', '--entrypoints', './slim', './simhash.wasm', '--ignore-rules', 'cjs-resolves-to-esm'], { cwd: work }),
   ]);
   cases.push(['publint', () => must(process.execPath, [publint, 'run', tarball, '--strict'], { cwd: work })]);
+  const ownTsc = { binary: tsc, label: 'own' };
   for (const [label, dir] of Object.entries(projects)) {
-    for (const tsCase of TS_CASES) cases.push([`tsc ${tsCase.name} ${label}`, typeCase(dir, tsCase)]);
+    for (const tsCase of TS_CASES) cases.push([`tsc ${tsCase.name} ${label}`, typeCase(dir, tsCase, ownTsc)]);
+  }
+  // The newest TypeScript has no node10 resolution any more (removed in 7.0).
+  const latestTsc = { ...found.typescript, label: 'latest' };
+  const latestVersion = latestTsc.binary === undefined ? 'latest' : JSON.parse(readFileSync(join(dirname(latestTsc.binary), '..', 'package.json'), 'utf8')).version;
+  for (const tsCase of TS_CASES.filter((c) => !c.name.startsWith('node10'))) {
+    cases.push([`tsc@${latestVersion} ${tsCase.name} types current`, typeCase(projects['types current'], tsCase, latestTsc)]);
   }
   for (const name of ['node20', 'node22', 'node24']) {
     for (const c of NODE_CASES) cases.push([`${name} ${c}`, runtimeCase(found[name], app, ['run.mjs', c], `ok ${c}`)]);
