@@ -164,27 +164,32 @@ async function runtimes() {
   const dir = join(cache, 'runtimes');
   const manifest = JSON.stringify({ name: 'simhash-wasm-matrix-runtimes', private: true, dependencies: RUNTIME_PACKAGES }, null, 2);
   const stamp = join(dir, 'installed.json');
+  let failure;
   if (!existsSync(stamp) || readFileSync(stamp, 'utf8') !== manifest) {
     rmSync(dir, { recursive: true, force: true });
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, 'package.json'), manifest);
     const { code, out } = await run(npm, ['install', ...npmQuiet, '--prefer-offline'], { cwd: dir, timeout: 900_000 });
-    if (code !== 0) {
-      const reason = `npm install of ${JSON.stringify(RUNTIME_PACKAGES)} in ${dir} exited ${code}: ${out.trim()}`;
-      return Object.fromEntries(Object.keys(RUNTIME_PACKAGES).map((name) => [name, { reason }]));
-    }
-    writeFileSync(stamp, manifest);
+    if (code === 0) writeFileSync(stamp, manifest);
+    else failure = `npm install of ${JSON.stringify(RUNTIME_PACKAGES)} in ${dir} exited ${code}: ${out.trim()}`;
   }
   const found = {};
+  const versions = [];
   for (const [name, candidates] of Object.entries(RUNTIME_BINARIES)) {
-    const binary = candidates.map((path) => join(dir, 'node_modules', path)).find((path) => existsSync(path));
-    found[name] = binary !== undefined
-      ? { binary }
-      : { reason: `${name}: npm package ${name}@${RUNTIME_PACKAGES[name]} installed in ${dir} has no binary for ${platformName} at ${candidates.join(' or ')}` };
+    const binary = failure === undefined ? candidates.map((path) => join(dir, 'node_modules', path)).find((path) => existsSync(path)) : undefined;
+    if (binary !== undefined) {
+      found[name] = { binary };
+      versions.push(`${name} ${JSON.parse(readFileSync(join(dir, 'node_modules', name, 'package.json'), 'utf8')).version}`);
+    } else {
+      found[name] = {
+        reason: failure ?? `${name}: npm package ${name}@${RUNTIME_PACKAGES[name]} installed in ${dir} has no binary for ${platformName} at ${candidates.join(' or ')}`,
+      };
+    }
   }
   found.node20 = process.versions.node.startsWith('20.')
     ? { binary: process.execPath }
     : { reason: `Node 20: this script runs on Node ${process.version}; run it with Node 20 (the CI machine's)` };
+  console.log(`runtimes: node20 ${process.versions.node}, ${versions.join(', ')}`);
   return found;
 }
 
