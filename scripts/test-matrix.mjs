@@ -271,6 +271,9 @@ async function workerdProject(dir, fixture, compatibilityDate) {
     conditions: ['workerd', 'worker', 'browser'],
     mainFields: ['module', 'main'],
     outfile: join(out, 'worker.js'),
+    // What the fixture checks of the runtime, so that a workerd that changed cannot make the
+    // old date's case test nothing.
+    define: { MATRIX_HAS_FINALIZATION_REGISTRY: String(compatibilityDate >= FINALIZATION_REGISTRY_SINCE) },
     logLevel: 'silent',
     plugins: [
       {
@@ -327,7 +330,8 @@ function currentCompatibilityDate(workerdBinaryPath) {
   if (date === undefined) throw new Error(`workerd ${pkg.version}: cannot read its release date`);
   return `${date.slice(0, 4)}-${date.slice(4, 6)}-${date.slice(6, 8)}`;
 }
-/** Before 2025-05-05 workerd has no FinalizationRegistry (issue #11). */
+/** Before this compatibility date workerd has no FinalizationRegistry (issue #11). */
+const FINALIZATION_REGISTRY_SINCE = '2025-05-05';
 const OLD_COMPATIBILITY_DATE = '2024-01-01';
 
 const attw = join(root, 'node_modules', '@arethetypeswrong', 'cli', 'dist', 'index.js');

@@ -7,6 +7,10 @@ import { assertSame, smoke } from '../smoke.mjs';
 
 export default {
   async test() {
+    // Set by the matrix from the compatibility date.
+    if ((typeof FinalizationRegistry === 'function') !== MATRIX_HAS_FINALIZATION_REGISTRY) {
+      throw new Error(`this workerd ${MATRIX_HAS_FINALIZATION_REGISTRY ? 'lacks' : 'has'} FinalizationRegistry at this compatibility date`);
+    }
     let error;
     try {
       await api.init();
