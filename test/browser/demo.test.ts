@@ -260,6 +260,7 @@ describe('the demo page, under a strict Content-Security-Policy', () => {
     expect(await shownStat(page, 'without words')).toBe(2);
     expect(await listed(page, 'skipped')).toEqual(['photo.png · binary file']);
     expect(await listed(page, 'wordless')).toEqual(['empty.txt', 'dots.txt']);
+    await page.screenshot({ path: artifact('demo-set-aside.png') });
     expect([...(await exportedFingerprints(page)).keys()]).toEqual(['note.txt', 'empty.txt', 'dots.txt']);
     expect(await miscounted(page)).toEqual([]);
     expectQuiet(watch, server.origin);
