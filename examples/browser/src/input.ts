@@ -47,7 +47,7 @@ async function children(folder: FileSystemDirectoryEntry): Promise<FileSystemEnt
   }
 }
 
-const describe = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 /** Adds the files under `entry` to `into`, each named by its path in the drop. */
 async function walk(entry: FileSystemEntry, into: Gathered): Promise<void> {
@@ -59,7 +59,7 @@ async function walk(entry: FileSystemEntry, into: Gathered): Promise<void> {
       for (const child of await children(entry as FileSystemDirectoryEntry)) await walk(child, into);
     }
   } catch (error) {
-    into.skipped.push({ name, reason: `could not be read (${describe(error)})` });
+    into.skipped.push({ name, reason: `could not be read (${messageOf(error)})` });
   }
 }
 
