@@ -148,6 +148,11 @@ const CASES: ErrorCase[] = [
   { name: 'findAll blocks 0', kind: RangeError, argument: 'blocks', call: (a) => a.findAll(SAMPLE, { distance: 0, blocks: 0 }) },
   { name: 'findAll blocks -4', kind: RangeError, argument: 'blocks', call: (a) => a.findAll(SAMPLE, { distance: 0, blocks: -4 }) },
   { name: 'findAll blocks at distance 64', kind: RangeError, argument: 'blocks', call: (a) => a.findAll(SAMPLE, { distance: 64, blocks: 64 }) },
+  // Layouts whose table count alone would cost seconds, whatever the input's size.
+  { name: 'findAll blocks 25 at distance 5 (53,130 tables)', kind: RangeError, argument: 'blocks', call: (a) => a.findAll(SAMPLE, { distance: 5, blocks: 25 }) },
+  { name: 'findAll blocks 64 at distance 3 (41,664 tables)', kind: RangeError, argument: 'blocks', call: (a) => a.findAll(SAMPLE, { distance: 3, blocks: 64 }) },
+  { name: 'findClusters blocks 25 at distance 5', kind: RangeError, argument: 'blocks', call: (a) => a.findClusters(SAMPLE, { distance: 5, blocks: 25 }) },
+  { name: 'SimHashIndex blocks 64 at distance 3', kind: RangeError, argument: 'blocks', call: (a) => new a.SimHashIndex({ distance: 3, blocks: 64 }) },
   { name: 'findAll maxPairs "10"', kind: TypeError, argument: 'maxPairs', call: (a) => a.findAll(SAMPLE, { distance: 3, maxPairs: '10' }) },
   { name: 'findAll maxPairs -1', kind: RangeError, argument: 'maxPairs', call: (a) => a.findAll(SAMPLE, { distance: 3, maxPairs: -1 }) },
   { name: 'findAll maxPairs 1.5', kind: RangeError, argument: 'maxPairs', call: (a) => a.findAll(SAMPLE, { distance: 3, maxPairs: 1.5 }) },

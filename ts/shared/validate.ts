@@ -90,14 +90,18 @@ export function checkBlocks(blocks: unknown, distance: number, name = 'blocks'):
   }
   if (tableCount(blocks, distance) > MAX_TABLES) {
     throw new RangeError(
-      `${name} ${blocks} with distance ${distance} needs C(${blocks}, ${distance}) tables; at most ${MAX_TABLES} are supported`,
+      `${name} ${blocks} with distance ${distance} needs C(${blocks}, ${distance}) tables; at most ${MAX_TABLES} are supported (omit ${name} to let the planner choose)`,
     );
   }
   return blocks;
 }
 
-/** Most permuted tables a layout may have (the Rust core enforces the same bound). */
-export const MAX_TABLES = 65536;
+/**
+ * Most permuted tables a layout may have (the Rust core enforces the same bound). Each table
+ * costs a pass over the input whatever its size, so this bounds the work a layout given by a
+ * caller or read from saved bytes can cause; the planner never chooses more.
+ */
+export const MAX_TABLES = 4096;
 
 /** `C(blocks, distance)`, the number of permuted tables, saturating just above `MAX_TABLES`. */
 function tableCount(blocks: number, distance: number): number {
