@@ -33,3 +33,20 @@ export type InitSource = ArrayBuffer | ArrayBufferView | CompiledModule | Respon
 
 /** What `initSync` accepts: no fetching can happen synchronously. */
 export type InitSyncSource = ArrayBuffer | ArrayBufferView | CompiledModule;
+
+/**
+ * The check both entries make of a source's kind, before anything else: the pure entry ignores
+ * its source, but code written against either entry must fail the same way on a value that could
+ * never be one. (The WebAssembly entry then checks the source more closely.)
+ *
+ * @throws {TypeError} for `null` and values that are neither objects nor, for `init`, strings.
+ */
+export function checkSourceKind(source: unknown, operation: 'init' | 'initSync'): void {
+  if (source === undefined) return;
+  if ((typeof source === 'object' && source !== null) || (operation === 'init' && typeof source === 'string')) return;
+  const rule =
+    operation === 'init'
+      ? 'a URL (string or URL object), a Response or a promise of one, the bytes of simhash.wasm (ArrayBuffer or typed array) or a WebAssembly.Module'
+      : 'the bytes of simhash.wasm (ArrayBuffer or typed array) or a WebAssembly.Module';
+  throw new TypeError(`${operation}: source must be ${rule}, got ${source === null ? 'null' : typeof source}`);
+}

@@ -3,12 +3,12 @@
  * recovery from a trap.
  */
 
-import type { InitSource, InitSyncSource, ResponseLike, UrlLike } from '../shared/init-source.js';
+import { checkSourceKind, type InitSource, type InitSyncSource, type ResponseLike, type UrlLike } from '../shared/init-source.js';
 import { describe } from '../shared/validate.js';
 import { wasmBase64 } from './generated/wasm-bytes.js';
 
 /** The ABI this loader speaks; a module reporting another version is refused. */
-export const ABI_VERSION = 1;
+export const ABI_VERSION = 2;
 
 /** The raw exports of the module (see crates/simhash-wasm/src/lib.rs for the contracts). */
 export interface WasmExports {
@@ -30,7 +30,7 @@ export interface WasmExports {
     out: number,
   ): number;
   sh_hamming_distances(query: bigint, fingerprints: number, len: number, out: number): number;
-  sh_find_all(fingerprints: number, len: number, distance: number, blocks: number, maxPairs: number, result: number): number;
+  sh_find_all(fingerprints: number, len: number, distance: number, blocks: number, maxPairs: number, sliceIndex: number, sliceCount: number, result: number): number;
   sh_pairs_free(result: number): void;
   sh_text_fingerprint_many(
     texts: number,
@@ -45,7 +45,7 @@ export interface WasmExports {
   ): number;
   sh_text_features(text: number, len: number, unit: number, size: number, weighting: number, seed: bigint, result: number): number;
   sh_u64s_free(ptr: number, count: number): void;
-  sh_find_clusters(fingerprints: number, len: number, distance: number, blocks: number, labels: number): number;
+  sh_find_clusters(fingerprints: number, len: number, distance: number, blocks: number, sliceIndex: number, sliceCount: number, labels: number): number;
   sh_index_new(distance: number, blocks: number, handle: number): number;
   sh_index_free(handle: number): void;
   sh_index_answer(handle: number): number;
@@ -123,6 +123,7 @@ const SOURCE_RULE = 'a URL (string or URL object), a Response or a promise of on
 
 /** Checks what `init` was given before anything is fetched or compiled. */
 function checkSource(source: unknown): InitSource {
+  checkSourceKind(source, 'init');
   if (typeof source === 'string' || isBytes(source) || source instanceof WebAssembly.Module || isResponse(source) || isUrl(source) || isThenable(source)) {
     return source;
   }
@@ -136,14 +137,18 @@ function ownedBytes(source: Bytes, name: string): Uint8Array<ArrayBuffer> {
   return view.slice();
 }
 
-/** Rethrows what the engine says of a module it refused, with the cause a user can act on. */
+/**
+ * Rethrows what the engine says of a module it refused, of the same class, with the cause a user
+ * can act on.
+ */
 function explainCompileError(error: unknown, name: string): never {
   const message = error instanceof Error ? error.message : String(error);
-  if (/disallowed|not allowed|CSP|Content.Security|unsafe-eval/i.test(message)) {
-    throw new Error(
-      `simhash-wasm: this runtime refuses to compile WebAssembly from bytes (${message}). ` +
-        "On a page, allow 'wasm-unsafe-eval' in the Content-Security-Policy; in Cloudflare Workers and other runtimes that " +
-        "compile modules ahead of time, import the module (import wasm from 'simhash-wasm/simhash.wasm') and pass it: await init(wasm)",
+  if (/disallowed|not allowed|Content.Security|unsafe-eval/i.test(message)) {
+    const Kind = error instanceof Error ? (error.constructor as ErrorConstructor) : Error;
+    throw new Kind(
+      `${message} (simhash-wasm: this runtime refuses to compile WebAssembly from bytes. ` +
+        "On a page, allow 'wasm-unsafe-eval' in the Content-Security-Policy; in Cloudflare Workers and other runtimes " +
+        "that compile modules ahead of time, import the module (import wasm from 'simhash-wasm/simhash.wasm') and pass it: await init(wasm))",
       { cause: error },
     );
   }
@@ -241,6 +246,7 @@ export function init(source?: InitSource): Promise<void> {
  * when its bytes are not simhash-wasm's module.
  */
 export function initSync(source?: InitSyncSource): void {
+  checkSourceKind(source, 'initSync');
   if (source !== undefined && !(isBytes(source) || source instanceof WebAssembly.Module)) {
     throw new TypeError(`initSync: source must be the bytes of simhash.wasm (ArrayBuffer or typed array) or a WebAssembly.Module, got ${describe(source)}`);
   }
@@ -266,6 +272,8 @@ export function wasm(): WasmExports {
     instantiate(compiled);
     return current!;
   }
+  // The slim build has nothing to compile: say what to pass, not that compiling failed.
+  if (wasmBase64 === null) inlineBytes();
   try {
     initSync();
   } catch (cause) {

@@ -143,7 +143,7 @@ class WasmSimHashIndex implements SimHashIndexType {
       try {
         const values = scope.u64(fingerprints, 'fingerprints');
         checkSameLength(checkedIds, values.length);
-        const idRegion = scope.u32(checkedIds);
+        const idRegion = scope.u32(checkedIds, 'ids');
         throwIfFailed(exports.sh_index_insert_many(pointer, idRegion.ptr, values.ptr, values.length), 'SimHashIndex.addMany');
       } finally {
         scope.release();
