@@ -2,7 +2,8 @@
  * The text fingerprint of the README's specification v1, in plain TypeScript: normalise,
  * encode, tokenise, hash units, hash shingles, fold.
  */
-import { type ResolvedTextOptions, normalizeText, resolveTextOptions } from '../shared/text-options.js';
+import { normalizeRuns } from '../shared/text-normalize.js';
+import { type ResolvedTextOptions, resolveTextOptions } from '../shared/text-options.js';
 import type { TextOptions } from '../shared/types.js';
 import { describe } from '../shared/validate.js';
 import { encode, shingleScratch, trimScratch, unitScratch } from './text-scratch.js';
@@ -23,7 +24,7 @@ import { prepareSeed } from './xxh3.js';
  */
 export function fingerprint(text: string, options?: TextOptions): bigint {
   const opts = resolveTextOptions(options);
-  const normalized = normalizeText(text, opts);
+  const normalized = normalizeRuns(text, opts);
   const out = new Uint32Array(2);
   try {
     // The scratch is read after hashing: hashing may have replaced it with a larger one.
@@ -52,7 +53,7 @@ export function fingerprintMany(texts: readonly string[] | Iterable<string>, opt
   const counts = new Int32Array(64);
   try {
     for (const text of texts) {
-      const normalized = normalizeText(text, opts, `texts[${count}]`);
+      const normalized = normalizeRuns(text, opts, `texts[${count}]`);
       if (2 * count === out.length) {
         const grown = new Uint32Array(Math.max(32, 2 * out.length));
         grown.set(out);
@@ -76,7 +77,7 @@ export function fingerprintMany(texts: readonly string[] | Iterable<string>, opt
  */
 export function features(text: string, options?: TextOptions): BigUint64Array {
   const opts = resolveTextOptions(options);
-  const normalized = normalizeText(text, opts);
+  const normalized = normalizeRuns(text, opts);
   try {
     const count = shingleHashes(normalized, opts);
     return fromWords(shingleScratch().slice(0, 2 * count));
@@ -86,12 +87,13 @@ export function features(text: string, options?: TextOptions): BigUint64Array {
 }
 
 /**
- * Steps 2 to 7 (and the de-duplication of step 8) for an already normalised text: leaves the
- * shingle hashes in scratch and returns their number.
+ * Steps 2 to 7 (and the de-duplication of step 8) for a text through `normalizeRuns`, whose
+ * ASCII capitals are lowered here: leaves the shingle hashes in scratch and returns their
+ * number.
  */
 function shingleHashes(normalized: string, opts: ResolvedTextOptions): number {
   const seed = prepareSeed(opts.seed);
-  const encoded = encode(normalized);
+  const encoded = encode(normalized, opts.lowercase);
   const hashUnits = opts.unit === 'word' ? hashWordUnits : hashCharUnits;
   const units = unitScratch();
   const unitCount = hashUnits(encoded.bytes, encoded.view, encoded.length, seed, units);
