@@ -185,6 +185,11 @@ fn unit_hashes(text: &[u8], options: &TextOptions, hasher: &Xxh3, scratch: &mut 
     match options.unit {
         Unit::Word => for_each_token(text, |start, end| units.push(unit_hash(&text[start..end], hasher, ascii))),
         Unit::Char => for_each_token(text, |start, end| {
+            let token = &text[start..end];
+            if token.is_ascii() {
+                units.extend(token.iter().map(|&b| ascii[usize::from(b & 0x7F)]));
+                return;
+            }
             let mut i = start;
             while i < end {
                 let length = tokens::sequence_length(text, i);
@@ -220,8 +225,8 @@ fn push_shingles(units: &[u64], options: &TextOptions, hasher: &Xxh3, out: &mut 
     // The default sizes get loops of their own, where the hash's length dispatch is decided
     // once (about 5 % of the time of a text).
     match size {
-        3 => out.extend(units.windows(3).map(|w| hasher.units(w))),
-        4 => out.extend(units.windows(4).map(|w| hasher.units(w))),
+        3 => out.extend(units.windows(3).map(|w| hasher.units3(&[w[0], w[1], w[2]]))),
+        4 => out.extend(units.windows(4).map(|w| hasher.units4(&[w[0], w[1], w[2], w[3]]))),
         _ => out.extend(units.windows(size).map(|w| hasher.units(w))),
     }
 }

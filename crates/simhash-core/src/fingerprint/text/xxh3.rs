@@ -141,6 +141,24 @@ impl Xxh3 {
         }
     }
 
+    /// [`Xxh3::units`] of three units (24 bytes).
+    #[inline(always)]
+    pub fn units3(&self, units: &[u64; 3]) -> u64 {
+        let mut acc = 24u64.wrapping_mul(PRIME64_1);
+        acc = acc.wrapping_add(self.mix16(units[0], units[1], 0));
+        acc = acc.wrapping_add(self.mix16(units[1], units[2], 1));
+        avalanche(acc)
+    }
+
+    /// [`Xxh3::units`] of four units (32 bytes).
+    #[inline(always)]
+    pub fn units4(&self, units: &[u64; 4]) -> u64 {
+        let mut acc = 32u64.wrapping_mul(PRIME64_1);
+        acc = acc.wrapping_add(self.mix16(units[0], units[1], 0));
+        acc = acc.wrapping_add(self.mix16(units[2], units[3], 1));
+        avalanche(acc)
+    }
+
     #[inline(always)]
     fn four_to_eight(&self, input: u64, len: u64) -> u64 {
         let mut h = input ^ self.flip_4to8;
@@ -260,7 +278,14 @@ mod tests {
             let n = 1 + rng.below(64) as usize;
             let units: Vec<u64> = (0..n).map(|_| rng.next()).collect();
             let bytes: Vec<u8> = units.iter().flat_map(|u| u.to_le_bytes()).collect();
-            assert_eq!(Xxh3::new(seed).units(&units), xxh3_64_with_seed(&bytes, seed), "{} units", n);
+            let hasher = Xxh3::new(seed);
+            assert_eq!(hasher.units(&units), xxh3_64_with_seed(&bytes, seed), "{} units", n);
+            if let Ok(three) = <&[u64; 3]>::try_from(&units[..]) {
+                assert_eq!(hasher.units3(three), hasher.units(&units));
+            }
+            if let Ok(four) = <&[u64; 4]>::try_from(&units[..]) {
+                assert_eq!(hasher.units4(four), hasher.units(&units));
+            }
         }
     }
 }
