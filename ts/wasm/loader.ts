@@ -8,7 +8,7 @@ import { describe } from '../shared/validate.js';
 import { wasmBase64 } from './generated/wasm-bytes.js';
 
 /** The ABI this loader speaks; a module reporting another version is refused. */
-export const ABI_VERSION = 2;
+export const ABI_VERSION = 3;
 
 /** The raw exports of the module (see crates/simhash-wasm/src/lib.rs for the contracts). */
 export interface WasmExports {
@@ -43,6 +43,7 @@ export interface WasmExports {
     seed: bigint,
     out: number,
   ): number;
+  sh_text_lowercase_ascii(text: number, len: number): void;
   sh_text_features(text: number, len: number, unit: number, size: number, weighting: number, seed: bigint, result: number): number;
   sh_u64s_free(ptr: number, count: number): void;
   sh_find_clusters(fingerprints: number, len: number, distance: number, blocks: number, sliceIndex: number, sliceCount: number, labels: number): number;

@@ -19,7 +19,7 @@ use simhash_core::{Error, Index, Matches, Slice, Strategy};
 use std::alloc::{self, Layout};
 
 /// Bumped whenever a signature or a status code changes; the loader refuses other versions.
-pub const ABI_VERSION: u32 = 2;
+pub const ABI_VERSION: u32 = 3;
 
 const OK: i32 = 0;
 
@@ -267,6 +267,17 @@ pub unsafe extern "C" fn sh_text_fingerprint_many(
     let (texts, offsets, out) =
         unsafe { (input(texts, len), input(offsets, offsets_len), output(out, offsets_len.saturating_sub(1))) };
     to_status(simhash_core::text::fingerprint_many(texts, offsets, &options, out))
+}
+
+/// Lowers the ASCII capitals of `len` bytes at `text` in place (`A`–`Z` to `a`–`z`), the part
+/// of step 1 the host leaves to this module (see `ts/shared/text-normalize.ts`).
+///
+/// # Safety
+/// `text` points to `len` writable bytes.
+#[no_mangle]
+pub unsafe extern "C" fn sh_text_lowercase_ascii(text: *mut u8, len: usize) {
+    // SAFETY: forwarded caller guarantee.
+    simhash_core::text::lowercase_ascii(unsafe { output(text, len) });
 }
 
 /// The shingle hashes of one UTF-8 text; on success writes `[ptr, count]` to `result`, an
