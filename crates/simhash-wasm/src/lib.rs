@@ -29,6 +29,7 @@ fn status(error: Error) -> i32 {
         | Error::TooManyBlocks { .. }
         | Error::TooManyTables { .. }
         | Error::DistanceTooLarge { .. }
+        | Error::InvalidParts { .. }
         | Error::InvalidShingleSize { .. } => 1,
         Error::OutOfMemory => 2,
         Error::TooManyPairs { .. } => 3,

@@ -2,7 +2,7 @@
 //! linear in n however many pairs the graph has.
 
 use crate::search::strategy::Strategy;
-use crate::search::layout::PermutedTable;
+use crate::search::filter::Unit;
 use crate::search::table_scan::{scan, Member, RunVisitor};
 use crate::search::union_find::UnionFind;
 use crate::Error;
@@ -63,7 +63,7 @@ struct GroupVisitor<'a> {
 }
 
 impl RunVisitor for GroupVisitor<'_> {
-    fn visit(&mut self, run: &[Member], _table: Option<&PermutedTable>) -> Result<(), Error> {
+    fn visit(&mut self, run: &[Member], _unit: Option<Unit<'_>>) -> Result<(), Error> {
         let distance = self.distance;
         self.groups.clear();
         self.next.clear();
@@ -105,6 +105,19 @@ impl RunVisitor for GroupVisitor<'_> {
                     self.groups.try_reserve(1).map_err(|_| Error::OutOfMemory)?;
                     self.groups.push(Group { leader: (value, u64::from(position)), radius: 0, last: k as u32 });
                     self.next.push(NONE);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Two buckets of a part are mostly far apart: every pair is checked, skipping those
+    /// already joined.
+    fn visit_cross(&mut self, a: &[Member], b: &[Member], _unit: Unit<'_>) -> Result<(), Error> {
+        for &(value_a, position_a) in a {
+            for &(value_b, position_b) in b {
+                if (value_a ^ value_b).count_ones() <= self.distance {
+                    self.components.union(position_a as u32, position_b as u32);
                 }
             }
         }
@@ -171,6 +184,13 @@ mod tests {
                 let expected = brute(&v, distance);
                 assert_eq!(clusters(&v, distance, Strategy::Blocks(blocks)), expected, "blocks {} distance {} n {}", blocks, distance, n);
                 assert_eq!(clusters(&v, distance, Strategy::Direct), expected);
+            }
+        }
+        for distance in 0..=64 {
+            let v = chained(&mut rng, 150, distance);
+            let expected = brute(&v, distance);
+            for parts in [1, 3, 4, 7, 64] {
+                assert_eq!(clusters(&v, distance, Strategy::Parts(parts)), expected, "parts {} distance {}", parts, distance);
             }
         }
         let v = chained(&mut rng, 300, 64);

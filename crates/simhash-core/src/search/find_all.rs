@@ -2,7 +2,7 @@
 
 use crate::fingerprint::bits_differ;
 use crate::memory::zeroed;
-use crate::search::layout::PermutedTable;
+use crate::search::filter::Unit;
 use crate::search::radix::sort_by_bits;
 use crate::search::strategy::Strategy;
 use crate::search::table_scan::{position_bits, scan, Member, RunVisitor};
@@ -80,11 +80,23 @@ struct PairVisitor<'a> {
 }
 
 impl RunVisitor for PairVisitor<'_> {
-    fn visit(&mut self, run: &[Member], table: Option<&PermutedTable>) -> Result<(), Error> {
+    fn visit(&mut self, run: &[Member], unit: Option<Unit<'_>>) -> Result<(), Error> {
         for (a, &(value_a, position_a)) in run.iter().enumerate() {
             for &(value_b, position_b) in &run[a + 1..] {
                 let difference = value_a ^ value_b;
-                if difference.count_ones() <= self.distance && table.map_or(true, |t| t.first_to_collide(difference)) {
+                if difference.count_ones() <= self.distance && unit.map_or(true, |u| u.first(difference)) {
+                    self.sink.push(position_a.min(position_b), position_a.max(position_b))?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn visit_cross(&mut self, a: &[Member], b: &[Member], unit: Unit<'_>) -> Result<(), Error> {
+        for &(value_a, position_a) in a {
+            for &(value_b, position_b) in b {
+                let difference = value_a ^ value_b;
+                if difference.count_ones() <= self.distance && unit.first(difference) {
                     self.sink.push(position_a.min(position_b), position_a.max(position_b))?;
                 }
             }
@@ -212,6 +224,32 @@ mod tests {
                 assert_eq!(direct, got);
             }
         }
+    }
+
+    #[test]
+    fn parts_match_brute_force_at_every_distance() {
+        let mut rng = Rng::new(43);
+        for distance in 0..=64 {
+            let v = planted(&mut rng, if distance % 8 == 0 { 300 } else { 120 }, distance);
+            let expected = brute(&v, distance);
+            for parts in [1, 2, 3, 4, 5, 8, distance + 1, 64] {
+                if parts == 0 || parts > 64 {
+                    continue;
+                }
+                let got = find_all(&v, distance, Strategy::Parts(parts), usize::MAX).unwrap();
+                assert_eq!(as_tuples(&got), expected, "parts {} distance {}", parts, distance);
+            }
+        }
+        // Skewed: every fingerprint shares the same low 48 bits, so the low parts' buckets are
+        // all one, and duplicates.
+        let mut v: Vec<u64> = (0..400).map(|_| rng.next() & 0xffff_0000_0000_0000 | 0x1234_5678_9abc).collect();
+        v.extend_from_slice(&v.clone()[..50]);
+        for (parts, distance) in [(4, 10), (3, 8), (6, 16)] {
+            let got = find_all(&v, distance, Strategy::Parts(parts), usize::MAX).unwrap();
+            assert_eq!(as_tuples(&got), brute(&v, distance));
+        }
+        assert_eq!(find_all(&v, 3, Strategy::Parts(0), 10), Err(Error::InvalidParts { parts: 0 }));
+        assert_eq!(find_all(&v, 3, Strategy::Parts(65), 10), Err(Error::InvalidParts { parts: 65 }));
     }
 
     #[test]

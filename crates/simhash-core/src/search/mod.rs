@@ -1,13 +1,15 @@
-//! Exact batch search over a slice of fingerprints: the permuted-table layouts of Manku, Jain
-//! and Das Sarma, the radix sort and run scan shared by every table, and the two questions asked
+//! Exact batch search over a slice of fingerprints: two filter families (the permuted-table
+//! layouts of Manku, Jain and Das Sarma, and multi-index hashing over parts), the radix sort and run scan shared by every table, and the two questions asked
 //! of them: every pair within a distance ([`find_all`]) and the connected components of those
 //! pairs ([`find_clusters`]).
 //!
 //! Builds on [`crate::fingerprint`] (Hamming distance); the index builds on the layouts here.
 
 mod clusters;
+pub(crate) mod filter;
 mod find_all;
 pub(crate) mod layout;
+pub(crate) mod parts;
 pub(crate) mod radix;
 mod strategy;
 mod table_scan;
@@ -16,4 +18,6 @@ mod union_find;
 pub use clusters::find_clusters;
 pub use find_all::{find_all, Pairs};
 pub use layout::{binomial, Layout, PermutedTable, Placement, MAX_TABLES};
-pub use strategy::Strategy;
+pub use filter::Filter;
+pub use parts::{PartLayout, Slack, MAX_KEY_BITS};
+pub use strategy::{Strategy, PARTS_CODE};
