@@ -23,9 +23,9 @@ export function findClusters(fingerprints: U64Input, options: FindClustersOption
     const scope = new CallScope(exports);
     try {
       const input = scope.u64(fingerprints, 'fingerprints');
-      const { distance, blocks } = checkClustersOptions(options, input.length);
+      const { distance, filter } = checkClustersOptions(options, input.length);
       const labels = scope.alloc(input.length * 4);
-      throwIfFailed(exports.sh_find_clusters(input.ptr, input.length, distance, blocks, labels), 'findClusters');
+      throwIfFailed(exports.sh_find_clusters(input.ptr, input.length, distance, filter, labels), 'findClusters');
       return memoryViews(exports).u32.slice(labels / 4, labels / 4 + input.length);
     } finally {
       scope.release();

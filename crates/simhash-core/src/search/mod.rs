@@ -11,7 +11,7 @@ mod find_all;
 pub(crate) mod layout;
 pub(crate) mod parts;
 pub(crate) mod radix;
-mod strategy;
+pub(crate) mod strategy;
 mod table_scan;
 mod union_find;
 

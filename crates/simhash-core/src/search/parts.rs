@@ -181,7 +181,8 @@ impl Iterator for Ball {
 }
 
 /// Number of masks of `bits` bits with at most `radius` set, saturating.
-pub fn ball_volume(bits: u32, radius: u32) -> u64 {
+#[cfg(test)]
+fn ball_volume(bits: u32, radius: u32) -> u64 {
     (0..=radius.min(bits)).fold(0u64, |sum, r| sum.saturating_add(crate::search::layout::binomial(u64::from(bits), u64::from(r))))
 }
 
