@@ -163,10 +163,11 @@ impl Iterator for Ball {
         let following = if mask == 0 {
             None
         } else {
-            // The next larger value with as many bits set (Gosper's hack).
+            // The next larger value with as many bits set (Gosper's hack, shifting by the
+            // lowest bit's position rather than dividing by it).
             let lowest = mask & mask.wrapping_neg();
             let ripple = mask + lowest;
-            Some(ripple | (((ripple ^ mask) / lowest) >> 2)).filter(|f| f >> self.bits == 0)
+            Some(ripple | (((ripple ^ mask) >> 2) >> lowest.trailing_zeros())).filter(|f| f >> self.bits == 0)
         };
         self.next = match following {
             Some(f) => Some(f),
