@@ -12,6 +12,7 @@ import { partKeyBits } from '../shared/plan.js';
 import { KeySorter } from './radix-sort.js';
 import { computeKeys, keyLowOf, tableWords } from './tables.js';
 import { Ball, filterUnits, partUnits, type Unit } from './units.js';
+import { sliceIncludes, type WorkSlice } from '../shared/work-slice.js';
 
 /** Fingerprints of one run, copied together so that visiting them reads no further. */
 export class RunBuffer {
@@ -48,16 +49,19 @@ export interface RunVisitor {
 }
 
 /**
+/**
  * Visits the runs of a scan over `words` (fingerprints as 32-bit halves) with the filter of
- * code `filter` (see `filter.ts`): with 0, one run of everything, in position order; with
- * blocks, each table's runs of equal keys; with parts, each part's buckets and pairs of
- * buckets. Every pair within `distance` bits is visited at least once.
+ * code `filter` (see `filter.ts`), in the units of `slice`: with 0, one run of everything, in
+ * position order (a single unit, unit 0); with blocks, the runs of equal keys of each table
+ * the slice includes; with parts, the buckets and pairs of buckets of each part it includes.
+ * Over the whole search, every pair within `distance` bits is visited at least once.
  */
-export function scanRuns(words: Uint32Array, distance: number, filter: number, visit: RunVisitor): void {
+export function scanRuns(words: Uint32Array, distance: number, filter: number, slice: WorkSlice, visit: RunVisitor): void {
   const n = words.length / 2;
   if (n < 2) return;
   const run = new RunBuffer();
   if (filter === 0) {
+    if (!sliceIncludes(slice, 0)) return;
     run.reserve(n);
     for (let p = 0; p < n; p++) {
       run.positions[p] = p;
@@ -68,14 +72,14 @@ export function scanRuns(words: Uint32Array, distance: number, filter: number, v
     return;
   }
   if (filter >= PARTS_CODE) {
-    joinParts(words, partUnits(filter - PARTS_CODE, distance), visit);
+    joinParts(words, partUnits(filter - PARTS_CODE, distance), slice, visit);
     return;
   }
   const layout = permutationLayout(filter, distance);
   const units = filterUnits(filter, distance);
   const wide = layout.tables.some((table) => table.prefixBits > 32);
   const sorter = new KeySorter(n, wide);
-  for (let t = 0; t < layout.tables.length; t++) {
+  for (let t = slice.index; t < layout.tables.length; t += slice.count) {
     const table = tableWords(layout, t);
     computeKeys(words, table.pieces, sorter.low, sorter.high);
     const { positions: order, low: keyLow, high: keyHigh } = sorter.sort(table.keyBits);
@@ -113,18 +117,19 @@ function fill(run: RunBuffer, words: Uint32Array, order: Uint32Array, start: num
 }
 
 /**
- * For each searched part: counts the fingerprints into buckets by the low
+ * For each searched part of the slice: counts the fingerprints into buckets by the low
  * {@link partKeyBits} bits of the part, then visits every bucket and every pair of buckets
  * whose keys lie within the part's radius (each pair once, from the lower key).
  */
-function joinParts(words: Uint32Array, units: Unit[], visit: RunVisitor): void {
+function joinParts(words: Uint32Array, units: Unit[], slice: WorkSlice, visit: RunVisitor): void {
   const n = words.length / 2;
   const here = new RunBuffer();
   const there = new RunBuffer();
   const ball = new Ball();
   const keys = new Uint32Array(n);
   const order = new Uint32Array(n);
-  for (const unit of units) {
+  for (let u = slice.index; u < units.length; u += slice.count) {
+    const unit = units[u]!;
     if (unit.radius < 0) continue;
     const bits = partKeyBits(unit.keyBits, n);
     const mask = 2 ** bits - 1;

@@ -17,7 +17,7 @@
 
 import { PARTS_CODE, checkParts } from './filter.js';
 import type { PlanTablesOptions, TablePlan } from './types.js';
-import { checkBlocks, checkDistance, checkOptions, describe } from './validate.js';
+import { MAX_TABLES, checkBlocks, checkDistance, checkOptions, describe } from './validate.js';
 
 /** Radix digits are at most this many bits (matches the Rust core's sort). */
 const RADIX_DIGIT_BITS = 11;
@@ -254,7 +254,8 @@ export function planTables(options: PlanTablesOptions): TablePlan {
   if (opts.blocks !== undefined) return describePlan(n, distance, use, checkBlocks(opts.blocks, distance));
   if (opts.parts !== undefined) return describeParts(n, distance, use, checkParts(opts.parts));
   const family = checkFamily(opts.family);
-  const maxTables = opts.maxTables === undefined ? DEFAULT_MAX_TABLES[use] : checkCount(opts.maxTables, 'maxTables');
+  // A larger cap than the layouts allow can only mean "as many as allowed".
+  const maxTables = opts.maxTables === undefined ? DEFAULT_MAX_TABLES[use] : Math.min(checkCount(opts.maxTables, 'maxTables'), MAX_TABLES);
   let best = describePlan(n, distance, use, 0);
   if (family !== 'parts') {
     for (let blocks = distance + 1; blocks <= 64; blocks++) {

@@ -174,7 +174,10 @@ export interface PlanTablesOptions {
   parts?: number;
   /** Choose only among permuted tables (`'tables'`) or only among part layouts (`'parts'`). Default: both. */
   family?: 'tables' | 'parts';
-  /** Layouts with more tables are not considered. Default 64 for an index, 4096 for a batch. */
+  /**
+   * Permuted-table layouts with more tables are not considered. Default 64 for an index, 4096
+   * for a batch; no layout has more than 4096 tables.
+   */
   maxTables?: number;
 }
 

@@ -11,13 +11,15 @@ mod find_all;
 pub(crate) mod layout;
 pub(crate) mod parts;
 pub(crate) mod radix;
+mod slice;
 pub(crate) mod strategy;
 mod table_scan;
 mod union_find;
 
-pub use clusters::find_clusters;
-pub use find_all::{find_all, Pairs};
+pub use clusters::{find_clusters, find_clusters_slice};
+pub use find_all::{find_all, find_all_slice, Pairs};
 pub use layout::{binomial, Layout, PermutedTable, Placement, MAX_TABLES};
 pub use filter::Filter;
 pub use parts::{PartLayout, Slack, MAX_KEY_BITS};
+pub use slice::Slice;
 pub use strategy::{Strategy, PARTS_CODE};

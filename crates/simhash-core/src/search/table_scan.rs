@@ -7,6 +7,7 @@ use crate::search::filter::Unit;
 use crate::search::layout::{Layout, PermutedTable};
 use crate::search::parts::{key_bits, Ball, PartLayout};
 use crate::search::radix::RadixSort;
+use crate::search::slice::Slice;
 use crate::search::strategy::Strategy;
 use crate::Error;
 
@@ -27,28 +28,32 @@ pub(crate) trait RunVisitor {
     fn visit_cross(&mut self, a: &[Member], b: &[Member], unit: Unit<'_>) -> Result<(), Error>;
 }
 
-/// Runs the scan of `strategy` over `fingerprints`, visiting every run. Every pair within
-/// `distance` bits shares a run at least once (in the first table whose leading blocks it agrees
-/// on, possibly in later ones too); runs may also hold fingerprints farther apart.
+/// Runs the scan of `strategy` over `fingerprints`, visiting every run of the units (tables,
+/// or parts) in `slice`. Over the whole search, every pair within `distance` bits shares a run
+/// (or a pair of runs, for parts) at least once (in the first unit where it collides or
+/// qualifies, possibly in later ones too); runs may also hold fingerprints farther apart. The
+/// direct strategy is one unit: slice index 0 visits its run, the others nothing.
 ///
 /// # Errors
-/// The [`Layout::new`] errors for a bad `(blocks, distance)`; [`Error::OutOfMemory`]; whatever
-/// the visitor returns.
+/// The [`Layout::new`] errors for a bad `(blocks, distance)`, the [`PartLayout::new`] errors
+/// for bad parts; [`Error::OutOfMemory`]; whatever the visitor returns.
 pub(crate) fn scan(
     fingerprints: &[u64],
     distance: u32,
     strategy: Strategy,
+    slice: Slice,
     visitor: &mut dyn RunVisitor,
 ) -> Result<(), Error> {
     match strategy {
-        Strategy::Direct => direct(fingerprints, visitor),
+        Strategy::Direct if slice.includes(0) => direct(fingerprints, visitor),
+        Strategy::Direct => Ok(()),
         Strategy::Blocks(blocks) => {
             let layout = Layout::new(blocks, distance)?;
-            tables(fingerprints, &layout, visitor)
+            tables(fingerprints, &layout, slice, visitor)
         }
         Strategy::Parts(parts) => {
             let layout = PartLayout::new(parts, distance)?;
-            join_parts(fingerprints, &layout, visitor)
+            join_parts(fingerprints, &layout, slice, visitor)
         }
     }
 }
@@ -57,13 +62,13 @@ pub(crate) fn scan(
 /// [`key_bits`] bits of their part, then visits every bucket and every pair of buckets whose
 /// keys lie within the part's radius (each pair of buckets once, from the lower key). A
 /// bucket's members are contiguous, so both sides of a pair of buckets are read in order.
-fn join_parts(fingerprints: &[u64], layout: &PartLayout, visitor: &mut dyn RunVisitor) -> Result<(), Error> {
+fn join_parts(fingerprints: &[u64], layout: &PartLayout, slice: Slice, visitor: &mut dyn RunVisitor) -> Result<(), Error> {
     let n = fingerprints.len();
     if n < 2 {
         return Ok(());
     }
     let mut bucketed = Bucketed::default();
-    for part in 0..layout.len() {
+    for part in (0..layout.len()).filter(|&part| slice.includes(part)) {
         let unit = Unit::Part { layout, part, slack: layout.slack() };
         let radius = match unit.radius() {
             Some(radius) => radius,
@@ -117,7 +122,7 @@ fn direct(fingerprints: &[u64], visitor: &mut dyn RunVisitor) -> Result<(), Erro
     visitor.visit(&run, None)
 }
 
-fn tables(fingerprints: &[u64], layout: &Layout, visitor: &mut dyn RunVisitor) -> Result<(), Error> {
+fn tables(fingerprints: &[u64], layout: &Layout, slice: Slice, visitor: &mut dyn RunVisitor) -> Result<(), Error> {
     let n = fingerprints.len();
     if n < 2 {
         return Ok(());
@@ -125,7 +130,7 @@ fn tables(fingerprints: &[u64], layout: &Layout, visitor: &mut dyn RunVisitor) -
     let position_bits = position_bits(n);
     let mut sorted = Sorted::default();
     let mut bucketed = Bucketed::default();
-    for table in layout.tables() {
+    for table in layout.tables().iter().enumerate().filter(|&(unit, _)| slice.includes(unit)).map(|(_, t)| t) {
         // Only the top `sorted_bits` of the prefix group fingerprints: enough that a group holds
         // few fingerprints that differ further down the prefix (about n / 8 extra candidates
         // for uniform data, which the visitors reject); grouping on the rest would cost more
