@@ -61,8 +61,10 @@ pub(crate) enum Unit<'a> {
 }
 
 impl Unit<'_> {
-    /// The fingerprint's key in this unit, in the top [`Unit::key_bits`] bits.
-    #[inline]
+    /// The fingerprint's key in this unit, in the top [`Unit::key_bits`] bits. Out of line
+    /// for the same reason as [`Unit::first`]: the index calls it once per entry and table when
+    /// it builds, and once per query and table.
+    #[inline(never)]
     pub(crate) fn key(&self, value: u64) -> u64 {
         match *self {
             Unit::Table(table) => table.prefix(value),
@@ -88,8 +90,10 @@ impl Unit<'_> {
     }
 
     /// Whether a pair whose xor is `difference`, found in this unit, is reported here: it
-    /// collides or qualifies here and in no earlier unit.
-    #[inline]
+    /// collides or qualifies here and in no earlier unit. Asked only of pairs within the
+    /// distance, which are few: kept out of line, so that the loops calling it are not copied
+    /// once per family (the .wasm size matters more).
+    #[inline(never)]
     pub(crate) fn first(&self, difference: u64) -> bool {
         match *self {
             Unit::Table(table) => table.first_to_collide(difference),

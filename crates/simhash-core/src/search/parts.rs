@@ -39,6 +39,7 @@ pub struct Slack {
 impl Slack {
     /// `distance + 1` shared out over `parts` parts: `q` each, one more for the last `r`, where
     /// `distance + 1 = q parts + r`.
+    #[inline(never)]
     pub fn new(parts: u32, distance: u32) -> Slack {
         let mut values = [0u8; 64];
         let total = distance + 1;
@@ -157,7 +158,8 @@ impl Ball {
 impl Iterator for Ball {
     type Item = u64;
 
-    #[inline]
+    // Out of line: a probe costs far more than the call, and inlined copies cost .wasm size.
+    #[inline(never)]
     fn next(&mut self) -> Option<u64> {
         let mask = self.next?;
         let following = if mask == 0 {

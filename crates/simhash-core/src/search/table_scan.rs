@@ -75,7 +75,7 @@ fn join_parts(fingerprints: &[u64], layout: &PartLayout, slice: Slice, visitor: 
             None => continue,
         };
         let bits = key_bits(layout.parts()[part].width, n);
-        bucketed.fill(fingerprints, unit, bits)?;
+        bucketed.fill(fingerprints, |value| layout.key(part, value), bits)?;
         let starts = &bucketed.starts;
         let members = &bucketed.members;
         let mut start = 0;
@@ -165,7 +165,7 @@ struct Bucketed {
 impl Bucketed {
     fn visit(&mut self, fingerprints: &[u64], table: &PermutedTable, bits: u32, visitor: &mut dyn RunVisitor) -> Result<(), Error> {
         let unit = Unit::Table(table);
-        self.fill(fingerprints, unit, bits)?;
+        self.fill(fingerprints, |value| table.prefix(value), bits)?;
         let mut start = 0;
         for &end in &self.starts[..1usize << bits] {
             let end = end as usize;
@@ -177,9 +177,9 @@ impl Bucketed {
         Ok(())
     }
 
-    /// Places every fingerprint in the bucket of the top `bits` bits of its key, in position
+    /// Places every fingerprint in the bucket of the top `bits` bits of its `key`, in position
     /// order within a bucket; leaves `starts[b]` at the end of bucket `b`.
-    fn fill(&mut self, fingerprints: &[u64], unit: Unit<'_>, bits: u32) -> Result<(), Error> {
+    fn fill(&mut self, fingerprints: &[u64], key: impl Fn(u64) -> u64, bits: u32) -> Result<(), Error> {
         let n = fingerprints.len();
         let buckets = 1usize << bits;
         if self.members.len() != n {
@@ -193,14 +193,14 @@ impl Bucketed {
         let shift = 64 - bits;
         // Counts land one place up, so that the running sum leaves each bucket's start.
         for &fingerprint in fingerprints {
-            self.starts[(unit.key(fingerprint) >> shift) as usize + 1] += 1;
+            self.starts[(key(fingerprint) >> shift) as usize + 1] += 1;
         }
         for b in 1..=buckets {
             self.starts[b] += self.starts[b - 1];
         }
         // `starts[b]` advances to the end of bucket `b`, which is where bucket `b + 1` starts.
         for (position, &fingerprint) in fingerprints.iter().enumerate() {
-            let bucket = (unit.key(fingerprint) >> shift) as usize;
+            let bucket = (key(fingerprint) >> shift) as usize;
             let slot = self.starts[bucket] as usize;
             self.starts[bucket] += 1;
             self.members[slot] = (fingerprint, position as u64);
