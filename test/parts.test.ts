@@ -195,12 +195,14 @@ describe('saved indexes with parts, across entries', () => {
 
 describe('planTables chooses the family', () => {
   const pinned: Array<[use: 'index' | 'batch', n: number, distance: number, family: string, size: number]> = [
-    ['index', 1e6, 3, 'parts', 4],
+    ['index', 1e6, 3, 'tables', 4],
     ['index', 1e6, 6, 'parts', 4],
     ['index', 1e6, 8, 'parts', 4],
     ['index', 1e6, 10, 'parts', 4],
     ['index', 1e6, 16, 'parts', 4],
-    ['index', 1e7, 10, 'parts', 3],
+    ['index', 1e7, 10, 'parts', 4],
+    ['index', 3e7, 10, 'parts', 3],
+    ['index', 1e7, 6, 'tables', 8],
     ['index', 3e7, 3, 'tables', 5],
     ['index', 1000, 24, 'direct', 0],
     ['batch', 1e5, 3, 'tables', 4],

@@ -28,18 +28,22 @@ const PASS_COST = 2;
 /** Relative cost of checking one candidate (xor, popcount, compare). */
 const VERIFY_COST = 1;
 /**
- * Index query: relative cost of probing one table (prefix, directory, bucket and chain head:
- * a few cache misses), in candidate checks. Measured on the WebAssembly index at 1M entries.
+ * Index query: relative cost of probing one bucket, in candidate checks: a cache miss on the
+ * bucket and, when the directories of all the tables together are larger than the cache
+ * ({@link CACHED_DIRECTORY_BYTES}), another on the directory. Measured on the WebAssembly index
+ * at 1M entries: 4 parts (directories of 2^16 starts, 1 MiB together) against 28 and 11
+ * permuted tables (7 and 11 MiB) at d = 6 and 10, and against 4 tables at d = 3 (the same
+ * probes: equal cost).
  */
-const PROBE_COST = 40;
+const PROBE_COST = { cached: 12, missed: 40 } as const;
+/** Bucket directories up to this size, all tables together, are taken to stay in cache. */
+const CACHED_DIRECTORY_BYTES = 2 ** 21;
 
-/**
- * Index query: relative cost of probing one bucket of a part's table: a cache miss on the
- * bucket, while the part's directory (2^16 starts at 1M entries) mostly stays in cache, unlike
- * a permuted table's probe, which misses on the directory as well. Measured at 1M entries,
- * d = 6 and 10, from parts 3 to 6 against tables.
- */
-const PART_PROBE_COST = 12;
+/** The probe cost for tables whose directories hold `starts` bucket starts in all. */
+function probeCost(starts: number): number {
+  return 4 * starts <= CACHED_DIRECTORY_BYTES ? PROBE_COST.cached : PROBE_COST.missed;
+}
+
 /**
  * Batch search over parts: relative cost of joining a bucket with one neighbouring key (the
  * directory, and the neighbour's members, a random read). Measured from 3 and 4 parts at
@@ -143,7 +147,7 @@ function describePlan(n: number, distance: number, use: 'batch' | 'index', block
     const r = bucketBits(n);
     const scanned = groups.reduce((sum, g) => sum + g.count * (n / 2 ** Math.min(r, g.prefixBits)), 0);
     const buckets = groups.reduce((sum, g) => sum + g.count * 2 ** Math.min(r, g.prefixBits), 0);
-    return { ...shape, bytes: tables * 12 * n + 8 * buckets + slotBytes(n), cost: tables * PROBE_COST + scanned * VERIFY_COST };
+    return { ...shape, bytes: tables * 12 * n + 8 * buckets + slotBytes(n), cost: tables * probeCost(buckets) + scanned * VERIFY_COST };
   }
   const passes = Math.max(1, Math.ceil(minPrefixBits / RADIX_DIGIT_BITS));
   const perTable = n * (PLACE_COST + passes * PASS_COST) + ((n * n) / 2 / 2 ** minPrefixBits) * VERIFY_COST;
@@ -217,7 +221,7 @@ function describeParts(n: number, distance: number, use: 'batch' | 'index', part
     return {
       ...shape,
       bytes: searched * 12 * n + 8 * directory + slotBytes(n),
-      cost: probes * PART_PROBE_COST + candidates * VERIFY_COST,
+      cost: probes * probeCost(directory) + candidates * VERIFY_COST,
     };
   }
   const cost = searched * n * 2 * PLACE_COST + directory + joinProbes * JOIN_PROBE_COST + (n / 2) * candidates * VERIFY_COST;
