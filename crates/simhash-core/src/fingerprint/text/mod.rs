@@ -107,6 +107,19 @@ pub fn features(text: &[u8], options: &TextOptions) -> Result<Vec<u64>, Error> {
     Ok(out)
 }
 
+/// Calls `feature` with every shingle hash of `text` (step 7) in order, with repeats: the
+/// features of [`features`] for a consumer that needs neither order nor distinctness (MinHash),
+/// without sorting or keeping them.
+///
+/// # Errors
+/// As [`features`].
+pub fn for_each_feature(text: &[u8], options: &TextOptions, scratch: &mut Scratch, feature: impl FnMut(u64)) -> Result<(), Error> {
+    options.check()?;
+    unit_hashes(text, options, scratch)?;
+    for_each_shingle(&scratch.units, options, feature);
+    Ok(())
+}
+
 /// The fingerprint of `text` (step 8); 0 for a text without shingles.
 ///
 /// # Errors
