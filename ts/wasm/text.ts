@@ -30,10 +30,10 @@ function codes(options: ResolvedTextOptions): Codes {
 }
 
 /**
- * Writes `texts` as UTF-8, back to back, into a fresh allocation of `scope`; returns the
+ * Writes `texts` as UTF-8, back to back, into a fresh allocation of `scope` (MinHash reuses it); returns the
  * allocation and the offsets of each text (one more than there are texts).
  */
-function encode(scope: CallScope, live: WasmExports, texts: readonly string[]): { ptr: number; offsets: Uint32Array } {
+export function encode(scope: CallScope, live: WasmExports, texts: readonly string[]): { ptr: number; offsets: Uint32Array } {
   let capacity = 0;
   // UTF-8 takes at most 3 bytes per UTF-16 code unit.
   for (const text of texts) capacity += 3 * text.length;
