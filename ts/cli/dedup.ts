@@ -4,12 +4,16 @@ import type { Readable, Writable } from 'node:stream';
 import { init } from '../wasm/loader.js';
 import type { DedupOptions } from './args.js';
 import { FingerprintCollector } from './fingerprints.js';
-import { groupNearDuplicates } from './groups.js';
+import { groupByMinHash, groupNearDuplicates } from './groups.js';
+import { SignatureCollector } from './signatures.js';
 import { ProblemLog } from './problems.js';
 import { type Progress, type ProgressStream, startProgress } from './progress.js';
 import { readDocuments } from './read.js';
 import { type DedupReport, jsonChunks, tableChunks } from './report.js';
 import { type Source, listSources, totalSize } from './sources.js';
+
+/** Positions of the MinHash signatures `--method minhash` computes (the library's default). */
+const MINHASH_PERMUTATIONS = 128;
 
 /** Shingle sizes the text fingerprint specification v1 uses when `size` is left out. */
 const DEFAULT_SIZE = { word: 3, char: 4 } as const;
@@ -46,11 +50,11 @@ async function dedupSources(
   problems: ProblemLog,
   progress: Progress,
 ): Promise<DedupReport> {
-  const collector = new FingerprintCollector({
-    unit: options.unit,
-    weighting: options.weighting,
-    ...(options.size === undefined ? {} : { size: options.size }),
-  });
+  const size = options.size === undefined ? {} : { size: options.size };
+  const collector =
+    options.method === 'simhash'
+      ? new FingerprintCollector({ unit: options.unit, weighting: options.weighting, ...size })
+      : new SignatureCollector({ unit: options.unit, numPerm: MINHASH_PERMUTATIONS, ...size });
   let documents = 0;
   for await (const item of readDocuments(sources, options.jsonl, stdin)) {
     if (item.kind === 'document') {
@@ -61,16 +65,22 @@ async function dedupSources(
     }
     progress.advance(item.bytes, documents);
   }
-  const fingerprinted = collector.finish();
-  progress.step(`grouping ${fingerprinted.ids.length.toLocaleString('en')} fingerprints…`);
+  const collected = collector.finish();
+  progress.step(`grouping ${collected.ids.length.toLocaleString('en')} ${options.method === 'simhash' ? 'fingerprints' : 'signatures'}…`);
+  const fingerprinted = 'fingerprints' in collected ? collected : { ...collected, fingerprints: new BigUint64Array(0) };
   return {
+    method: options.method,
+    threshold: options.threshold,
     distance: options.distance,
     unit: options.unit,
     size: options.size ?? DEFAULT_SIZE[options.unit],
     weighting: options.weighting,
     documents,
     fingerprinted,
-    groups: groupNearDuplicates(fingerprinted.fingerprints, options.distance),
+    groups:
+      'fingerprints' in collected
+        ? groupNearDuplicates(collected.fingerprints, options.distance)
+        : groupByMinHash(collected.signatures, MINHASH_PERMUTATIONS, options.threshold),
     skipped: problems.kept,
     skippedCount: problems.count,
   };
