@@ -5,6 +5,7 @@ import { DEFAULT_DISTANCE, DEFAULT_THRESHOLD, DEFAULT_WEIGHTING } from './args.j
 /** The synopsis, also printed after a usage error. */
 export const USAGE = `usage: simhash-wasm dedup <files | directories | -> [--distance N] [--unit word|char]
            [--size N] [--weighting binary|tf] [--json] [--jsonl [--field F] [--id F]]
+           [--max-bytes N]
        simhash-wasm dedup <files | directories | -> --method minhash [--threshold J] ...`;
 
 /** The full `--help` text. */
@@ -13,7 +14,8 @@ export const HELP = `simhash-wasm: find near-duplicate text documents with SimHa
 ${USAGE}
 
 Inputs
-  FILE                one document; binary files (a NUL byte in the first KB) are skipped
+  FILE                one document; binary files (a NUL byte in the first KB) and files
+                      larger than --max-bytes are skipped, after reading at most that much
   DIRECTORY           every file below it, in name order; names starting with '.' are skipped
   -                   standard input: one document, or JSON Lines with --jsonl
   Text is read as UTF-8; invalid bytes become U+FFFD.
@@ -35,6 +37,9 @@ Options
   --jsonl             inputs are JSON Lines: one JSON object per line
   --field F           the field holding the text (default text); needs --jsonl
   --id F              the field naming each document (default <input>:<line>); needs --jsonl
+  --max-bytes N       largest file read as one document, in bytes, with an optional K, M
+                      or G suffix (default 64M, at most 512M); a run's memory peaks at
+                      six to seven times the largest document read
   -h, --help          print this help
   -v, --version       print the version
 

@@ -20,7 +20,7 @@ function signFeatures(features: U64Input, offsets: Uint32Array | null, resolved:
     const scope = new CallScope(live);
     try {
       const input = scope.u64(features, 'features');
-      const docs = scope.u32(offsets === null ? Uint32Array.of(0, input.length) : checkOffsets(offsets, input.length));
+      const docs = scope.u32(offsets === null ? Uint32Array.of(0, input.length) : checkOffsets(offsets, input.length), 'offsets');
       const count = Math.max(0, docs.length - 1) * resolved.numPerm;
       const out = scope.alloc(count * 4);
       const seed = BigInt.asIntN(64, resolved.text.seed);
@@ -37,7 +37,7 @@ function signTexts(texts: readonly string[], resolved: ResolvedMinHashOptions, o
     const scope = new CallScope(live);
     try {
       const { ptr, offsets } = encode(scope, live, texts);
-      const offsetsRegion = scope.u32(offsets);
+      const offsetsRegion = scope.u32(offsets, 'texts');
       const count = texts.length * resolved.numPerm;
       const result = scope.alloc(count * 4);
       const t = resolved.text;
@@ -152,8 +152,8 @@ export function datasketchMinhashMany(documents: Iterable<Iterable<DatasketchTok
     try {
       const bytesPtr = scope.alloc(bytes.length);
       memoryViews(live).u8.set(bytes, bytesPtr);
-      const tokens = scope.u32(tokenOffsets);
-      const docs = scope.u32(starts);
+      const tokens = scope.u32(tokenOffsets, 'documents');
+      const docs = scope.u32(starts, 'documents');
       const aRegion = scope.u64(a, 'a');
       const bRegion = scope.u64(b, 'b');
       const count = (starts.length - 1) * k;
