@@ -58,35 +58,50 @@ const encoder = new TextEncoder();
 
 /** Lays out the tokens of `documents` (each an iterable of strings or bytes) as bytes. */
 export function tokenBytes(documents: Iterable<Iterable<DatasketchToken>>, name: string): TokenBytes {
-  const pieces: Uint8Array[] = [];
+  // Tokens are encoded straight into one growing buffer: a fresh array per token would cost
+  // more than hashing it.
+  let bytes = new Uint8Array(1 << 16);
+  let tokenOffsets = new Uint32Array(1 << 12);
+  let tokens = 0;
+  let at = 0;
   const documentStarts: number[] = [0];
+  const reserve = (more: number): void => {
+    if (at + more > 0xffff_ffff) throw new RangeError(`${name} holds more than 2^32 − 1 bytes`);
+    if (at + more <= bytes.length) return;
+    const grown = new Uint8Array(Math.max(2 * bytes.length, at + more));
+    grown.set(bytes.subarray(0, at));
+    bytes = grown;
+  };
   let d = 0;
-  for (const tokens of documents) {
-    if (tokens === null || typeof tokens !== 'object' || !(Symbol.iterator in tokens)) {
-      throw new TypeError(`${name}[${d}] must be an iterable of strings or Uint8Arrays, got ${describe(tokens)}`);
+  for (const list of documents) {
+    if (list === null || typeof list !== 'object' || !(Symbol.iterator in list)) {
+      throw new TypeError(`${name}[${d}] must be an iterable of strings or Uint8Arrays, got ${describe(list)}`);
     }
     let t = 0;
-    for (const token of tokens) {
-      if (typeof token === 'string') pieces.push(encoder.encode(token));
-      else if (token instanceof Uint8Array) pieces.push(token);
-      else throw new TypeError(`${name}[${d}][${t}] must be a string or a Uint8Array, got ${describe(token)}`);
+    for (const token of list) {
+      if (typeof token === 'string') {
+        reserve(3 * token.length);
+        at += encoder.encodeInto(token, bytes.subarray(at)).written;
+      } else if (token instanceof Uint8Array) {
+        reserve(token.length);
+        bytes.set(token, at);
+        at += token.length;
+      } else {
+        throw new TypeError(`${name}[${d}][${t}] must be a string or a Uint8Array, got ${describe(token)}`);
+      }
+      if (tokens + 2 > tokenOffsets.length) {
+        if (tokens + 2 > 0xffff_ffff) throw new RangeError(`${name} holds more than 2^32 − 2 tokens`);
+        const grown = new Uint32Array(2 * tokenOffsets.length);
+        grown.set(tokenOffsets);
+        tokenOffsets = grown;
+      }
+      tokenOffsets[++tokens] = at;
       t++;
     }
-    documentStarts.push(pieces.length);
+    documentStarts.push(tokens);
     d++;
   }
-  let total = 0;
-  for (const piece of pieces) total += piece.length;
-  if (total > 0xffff_ffff || pieces.length > 0xffff_ffff) throw new RangeError(`${name} holds more than 2^32 − 1 bytes or tokens`);
-  const bytes = new Uint8Array(total);
-  const tokenOffsets = new Uint32Array(pieces.length + 1);
-  let at = 0;
-  for (let i = 0; i < pieces.length; i++) {
-    bytes.set(pieces[i]!, at);
-    at += pieces[i]!.length;
-    tokenOffsets[i + 1] = at;
-  }
-  return { bytes, tokenOffsets, documents: Uint32Array.from(documentStarts) };
+  return { bytes: bytes.subarray(0, at), tokenOffsets: tokenOffsets.slice(0, tokens + 1), documents: Uint32Array.from(documentStarts) };
 }
 
 /** Checks `documents` is an iterable (of token iterables). */
