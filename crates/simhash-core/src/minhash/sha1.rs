@@ -5,27 +5,31 @@ const H0: [u32; 5] = [0x6745_2301, 0xEFCD_AB89, 0x98BA_DCFE, 0x1032_5476, 0xC3D2
 
 fn compress(state: &mut [u32; 5], block: &[u8]) {
     let mut w = [0u32; 80];
-    for (i, word) in block.chunks_exact(4).enumerate() {
-        w[i] = u32::from_be_bytes([word[0], word[1], word[2], word[3]]);
+    for (slot, word) in w.iter_mut().zip(block.chunks_exact(4)) {
+        *slot = u32::from_be_bytes([word[0], word[1], word[2], word[3]]);
     }
     for i in 16..80 {
         w[i] = (w[i - 3] ^ w[i - 8] ^ w[i - 14] ^ w[i - 16]).rotate_left(1);
     }
     let [mut a, mut b, mut c, mut d, mut e] = *state;
-    for (i, &wi) in w.iter().enumerate() {
-        let (f, k) = match i / 20 {
-            0 => ((b & c) | (!b & d), 0x5A82_7999),
-            1 => (b ^ c ^ d, 0x6ED9_EBA1),
-            2 => ((b & c) | (b & d) | (c & d), 0x8F1B_BCDC),
-            _ => (b ^ c ^ d, 0xCA62_C1D6),
+    // Four runs of twenty rounds, one per round function, so no round decides which it uses.
+    macro_rules! rounds {
+        ($range:expr, $k:expr, |$b:ident, $c:ident, $d:ident| $f:expr) => {
+            for &wi in &w[$range] {
+                let ($b, $c, $d) = (b, c, d);
+                let t = a.rotate_left(5).wrapping_add($f).wrapping_add(e).wrapping_add($k).wrapping_add(wi);
+                e = d;
+                d = c;
+                c = b.rotate_left(30);
+                b = a;
+                a = t;
+            }
         };
-        let t = a.rotate_left(5).wrapping_add(f).wrapping_add(e).wrapping_add(k).wrapping_add(wi);
-        e = d;
-        d = c;
-        c = b.rotate_left(30);
-        b = a;
-        a = t;
     }
+    rounds!(0..20, 0x5A82_7999, |b, c, d| (b & c) | (!b & d));
+    rounds!(20..40, 0x6ED9_EBA1, |b, c, d| b ^ c ^ d);
+    rounds!(40..60, 0x8F1B_BCDC, |b, c, d| (b & c) | (b & d) | (c & d));
+    rounds!(60..80, 0xCA62_C1D6, |b, c, d| b ^ c ^ d);
     for (s, v) in state.iter_mut().zip([a, b, c, d, e]) {
         *s = s.wrapping_add(v);
     }
