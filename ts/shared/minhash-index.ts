@@ -20,35 +20,59 @@ const UNUSED = -2;
 /** A table entry whose key is known but whose chain is empty (kept so probing stays correct). */
 const NO_SLOT = -1;
 
+/**
+ * One band's table from key to the first slot of its chain. Key and head sit side by side
+ * (`entries[2i]`, `entries[2i + 1]`) so that a probe costs one cache miss, not two: on a large
+ * index that miss is most of a query's cost.
+ */
 class BandTable {
-  keys = new Uint32Array(16);
-  heads = new Int32Array(16).fill(UNUSED);
+  entries = new Int32Array(32).fill(UNUSED);
   used = 0;
 
-  /** The entry of `key`, or the unused entry where it would go. */
+  /** Entries the table has room for. */
+  get capacity(): number {
+    return this.entries.length / 2;
+  }
+
+  /** The entry of `key` (as `key | 0`), or the unused entry where it would go. */
   find(key: number): number {
-    const mask = this.keys.length - 1;
-    let i = Math.imul(key, 0x9e37_79b1) >>> 0 & mask;
-    while (this.heads[i] !== UNUSED && this.keys[i] !== key) i = (i + 1) & mask;
+    const mask = this.capacity - 1;
+    const entries = this.entries;
+    let i = (Math.imul(key, 0x9e37_79b1) >>> 0) & mask;
+    while (entries[2 * i + 1] !== UNUSED && entries[2 * i] !== key) i = (i + 1) & mask;
     return i;
+  }
+
+  head(entry: number): number {
+    return this.entries[2 * entry + 1]!;
+  }
+
+  setHead(entry: number, slot: number): void {
+    this.entries[2 * entry + 1] = slot;
+  }
+
+  /** Claims the unused `entry` for `key`, with an empty chain. */
+  claim(entry: number, key: number): void {
+    this.entries[2 * entry] = key;
+    this.entries[2 * entry + 1] = NO_SLOT;
+    this.used++;
   }
 
   /** Makes room for one more key, dropping keys with empty chains when it rebuilds. */
   reserve(): void {
-    if (2 * (this.used + 1) <= this.keys.length) return;
-    const { keys, heads } = this;
+    if (2 * (this.used + 1) <= this.capacity) return;
+    const old = this.entries;
     let live = 0;
-    for (let i = 0; i < heads.length; i++) if (heads[i]! >= 0) live++;
+    for (let i = 1; i < old.length; i += 2) if (old[i]! >= 0) live++;
     let size = 16;
     while (size < 4 * (live + 1)) size *= 2;
-    this.keys = new Uint32Array(size);
-    this.heads = new Int32Array(size).fill(UNUSED);
+    this.entries = new Int32Array(2 * size).fill(UNUSED);
     this.used = 0;
-    for (let i = 0; i < heads.length; i++) {
-      if (heads[i]! < 0) continue;
-      const at = this.find(keys[i]!);
-      this.keys[at] = keys[i]!;
-      this.heads[at] = heads[i]!;
+    for (let i = 0; i < old.length; i += 2) {
+      if (old[i + 1]! < 0) continue;
+      const at = this.find(old[i]!);
+      this.entries[2 * at] = old[i]!;
+      this.entries[2 * at + 1] = old[i + 1]!;
       this.used++;
     }
   }
@@ -163,15 +187,11 @@ export class MinHashLSH {
     for (let band = 0; band < this.bands; band++) {
       const table = this.#tables[band]!;
       table.reserve();
-      const key = bandKey(this.#signatures, slot * k, band, this.rows);
+      const key = bandKey(this.#signatures, slot * k, band, this.rows) | 0;
       const entry = table.find(key);
-      if (table.heads[entry] === UNUSED) {
-        table.keys[entry] = key;
-        table.heads[entry] = NO_SLOT;
-        table.used++;
-      }
-      this.#next[slot * this.bands + band] = table.heads[entry]!;
-      table.heads[entry] = slot;
+      if (table.head(entry) === UNUSED) table.claim(entry, key);
+      this.#next[slot * this.bands + band] = table.head(entry);
+      table.setHead(entry, slot);
     }
   }
 
@@ -186,12 +206,12 @@ export class MinHashLSH {
     const k = this.numPerm;
     for (let band = 0; band < this.bands; band++) {
       const table = this.#tables[band]!;
-      const entry = table.find(bandKey(this.#signatures, slot * k, band, this.rows));
+      const entry = table.find(bandKey(this.#signatures, slot * k, band, this.rows) | 0);
       const link = slot * this.bands + band;
-      if (table.heads[entry] === slot) {
-        table.heads[entry] = this.#next[link]!;
+      if (table.head(entry) === slot) {
+        table.setHead(entry, this.#next[link]!);
       } else {
-        let at: number = table.heads[entry]!;
+        let at = table.head(entry);
         while (this.#next[at * this.bands + band] !== slot) at = this.#next[at * this.bands + band]!;
         this.#next[at * this.bands + band] = this.#next[link]!;
       }
@@ -201,37 +221,55 @@ export class MinHashLSH {
     return true;
   }
 
-  /** Ids (and estimates) of the signature at `at` of `query`, at least `needed` positions equal. */
-  #search(query: Uint32Array, at: number, needed: number, limit: number): MinHashQueryResult {
+  /**
+   * Appends to `ids` and `equal` the ids (and equal positions) the signature at `at` of `query`
+   * finds, at least `needed` positions equal, best first, at most `limit` of them. Results go
+   * into growing plain arrays so that a batch of queries allocates nothing per query.
+   */
+  #search(query: Uint32Array, at: number, needed: number, limit: number, ids: number[], equal: number[]): void {
     const k = this.numPerm;
-    const ids: number[] = [];
-    const equal: number[] = [];
+    const start = ids.length;
     if (++this.#query === 0x1_0000_0000) {
       this.#stamp.fill(0);
       this.#query = 1;
     }
     const stamp = this.#query;
+    const stamps = this.#stamp;
+    const next = this.#next;
+    const signatures = this.#signatures;
     for (let band = 0; band < this.bands; band++) {
       const table = this.#tables[band]!;
-      const entry = table.find(bandKey(query, at, band, this.rows));
-      for (let slot = table.heads[entry]!; slot >= 0; slot = this.#next[slot * this.bands + band]!) {
-        if (this.#stamp[slot] === stamp || !bandEqual(query, at, this.#signatures, slot * k, band, this.rows)) continue;
-        this.#stamp[slot] = stamp;
-        const e = equalPositions(query, at, this.#signatures, slot * k, k);
+      const entry = table.find(bandKey(query, at, band, this.rows) | 0);
+      for (let slot = table.head(entry); slot >= 0; slot = next[slot * this.bands + band]!) {
+        if (stamps[slot] === stamp || !bandEqual(query, at, signatures, slot * k, band, this.rows)) continue;
+        stamps[slot] = stamp;
+        const e = equalPositions(query, at, signatures, slot * k, k);
         if (e >= needed) {
           ids.push(this.#ids[slot]!);
           equal.push(e);
         }
       }
     }
-    const order = ids.map((_, i) => i).sort((x, y) => equal[y]! - equal[x]! || ids[x]! - ids[y]!);
-    const count = Math.min(order.length, limit);
-    const out = { ids: new Uint32Array(count), similarities: new Float64Array(count) };
-    for (let i = 0; i < count; i++) {
-      out.ids[i] = ids[order[i]!]!;
-      out.similarities[i] = equal[order[i]!]! / k;
+    const found = ids.length - start;
+    if (found > 1) {
+      const order = Array.from({ length: found }, (_, i) => start + i).sort((x, y) => equal[y]! - equal[x]! || ids[x]! - ids[y]!);
+      const sortedIds = order.map((i) => ids[i]!);
+      const sortedEqual = order.map((i) => equal[i]!);
+      for (let i = 0; i < found; i++) {
+        ids[start + i] = sortedIds[i]!;
+        equal[start + i] = sortedEqual[i]!;
+      }
     }
-    return out;
+    if (found > limit) {
+      ids.length = start + limit;
+      equal.length = start + limit;
+    }
+  }
+
+  #result(ids: number[], equal: number[]): MinHashQueryResult {
+    const similarities = new Float64Array(equal.length);
+    for (let i = 0; i < equal.length; i++) similarities[i] = equal[i]! / this.numPerm;
+    return { ids: Uint32Array.from(ids), similarities };
   }
 
   #queryOptions(options: MinHashQueryOptions | undefined): { needed: number; limit: number } {
@@ -252,7 +290,10 @@ export class MinHashLSH {
       throw new RangeError(`signature must have numPerm (${this.numPerm}) positions, got ${signature.length}`);
     }
     const { needed, limit } = this.#queryOptions(options);
-    return this.#search(signature, 0, needed, limit);
+    const ids: number[] = [];
+    const equal: number[] = [];
+    this.#search(signature, 0, needed, limit, ids, equal);
+    return this.#result(ids, equal);
   }
 
   /**
@@ -264,18 +305,14 @@ export class MinHashLSH {
   queryMany(signatures: Uint32Array, options?: MinHashQueryOptions): MinHashQueryManyResult {
     const n = checkSignatures(signatures, this.numPerm);
     const { needed, limit } = this.#queryOptions(options);
-    const parts: MinHashQueryResult[] = [];
     const offsets = new Uint32Array(n + 1);
+    const found: number[] = [];
+    const equal: number[] = [];
     for (let q = 0; q < n; q++) {
-      parts.push(this.#search(signatures, q * this.numPerm, needed, limit));
-      offsets[q + 1] = offsets[q]! + parts[q]!.ids.length;
+      this.#search(signatures, q * this.numPerm, needed, limit, found, equal);
+      offsets[q + 1] = found.length;
     }
-    const ids = new Uint32Array(offsets[n]!);
-    const similarities = new Float64Array(offsets[n]!);
-    parts.forEach((part, q) => {
-      ids.set(part.ids, offsets[q]!);
-      similarities.set(part.similarities, offsets[q]!);
-    });
+    const { ids, similarities } = this.#result(found, equal);
     return { offsets, ids, similarities };
   }
 
