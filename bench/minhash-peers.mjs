@@ -68,7 +68,13 @@ export function compareDatasketch(wasm, pure, repetitions, count) {
     return { rows: [], note: 'datasketch: skipped (no python with datasketch; `node scripts/gen-minhash-vectors.mjs` installs one under target/)' };
   }
   const ours = measure(
-    [() => wasm.minhashMany(texts), () => pure.minhashMany(texts), () => wasm.datasketchMinhashMany(docs), () => pure.datasketchMinhashMany(docs)],
+    [
+      () => wasm.minhashMany(texts),
+      () => pure.minhashMany(texts),
+      () => wasm.datasketchMinhashMany(docs),
+      () => pure.datasketchMinhashMany(docs),
+      () => wasm.fingerprintMany(texts),
+    ],
     { ...repetitions, throws: false },
   );
   const child = spawnSync(found.python, ['-c', program], { input: JSON.stringify({ docs, runs: 3 }), encoding: 'utf8', maxBuffer: 1 << 28 });
@@ -88,6 +94,7 @@ export function compareDatasketch(wasm, pure, repetitions, count) {
       row('minhashMany (pure), text → signature', ours[1].medianMs),
       row('datasketchMinhashMany (WASM), equal signatures', ours[2].medianMs),
       row('datasketchMinhashMany (pure), equal signatures', ours[3].medianMs),
+      row('fingerprintMany (WASM), SimHash, for comparison', ours[4].medianMs),
     ],
     note: `${count} docs, 128 permutations; datasketch timed in its own process (median of 3), given the shingles as bytes`,
   };
