@@ -307,6 +307,7 @@ export function workloads(mode) {
   list.push(...clusterAndIndexWorkloads(s.familyRandom, s.family));
   list.push(...largeDistanceWorkloads(s.large, s.largeIndex));
   list.push(...textWorkloads(s.texts, s.realTextBytes));
+  list.push(...minhashWorkloads(s.texts));
   return list;
 }
 
@@ -354,6 +355,46 @@ function largeDistanceWorkloads(n, indexN) {
     }));
   }
   return list;
+}
+
+/**
+ * MinHash signatures of the same seeded prose, 128 permutations, throughput in UTF-8 bytes:
+ * the specification's one-permutation scheme over word 3-shingles, and the datasketch-compatible
+ * scheme (k independent permutations of SHA-1 token hashes) over the same shingles as strings.
+ *
+ * @param {number} count documents of about 2 KB each
+ * @returns {Workload[]}
+ */
+function minhashWorkloads(count) {
+  const english = () => englishLike(13, count, TEXT_BYTES);
+  const size = (/** @type {string[]} */ texts) => `${si(count)} docs, ${(utf8Bytes(texts) / 1e6).toFixed(1)} MB`;
+  const sample = english();
+  return [
+    workload(`minhash-word-${si(count)}`, 'minhashMany, English, word 3, 128 perm', size(sample), utf8Bytes(sample), 'B', () => sample, (api, list) => ({
+      call: () => api.minhashMany(list),
+      free: noop,
+    })),
+    workload(`minhash-datasketch-${si(count)}`, 'datasketchMinhashMany, word 3-shingles, 128 perm', size(sample), utf8Bytes(sample), 'B', () => wordShingles(sample), (api, docs) => ({
+      call: () => api.datasketchMinhashMany(docs),
+      free: noop,
+    })),
+  ];
+}
+
+/**
+ * Each text's word 3-shingles as strings ("w1 w2 w3"), as datasketch users feed them, split on
+ * whitespace after lower-casing.
+ *
+ * @param {string[]} texts
+ * @returns {string[][]}
+ */
+export function wordShingles(texts) {
+  return texts.map((text) => {
+    const words = text.toLowerCase().split(/\s+/).filter((w) => w.length > 0);
+    const out = [];
+    for (let i = 0; i + 3 <= words.length; i++) out.push(`${words[i]} ${words[i + 1]} ${words[i + 2]}`);
+    return out;
+  });
 }
 
 /**

@@ -8,7 +8,7 @@ import { describe } from '../shared/validate.js';
 import { wasmBase64 } from './generated/wasm-bytes.js';
 
 /** The ABI this loader speaks; a module reporting another version is refused. */
-export const ABI_VERSION = 4;
+export const ABI_VERSION = 5;
 
 /** The raw exports of the module (see crates/simhash-wasm/src/lib.rs for the contracts). */
 export interface WasmExports {
@@ -63,6 +63,32 @@ export interface WasmExports {
   sh_index_serialize(handle: number): number;
   sh_index_release_bytes(handle: number): void;
   sh_index_deserialize(bytes: number, len: number, handle: number): number;
+  sh_minhash_many(features: number, len: number, offsets: number, offsetsLen: number, seed: bigint, out: number, outLen: number): number;
+  sh_minhash_text_many(
+    texts: number,
+    len: number,
+    offsets: number,
+    offsetsLen: number,
+    unit: number,
+    size: number,
+    seed: bigint,
+    out: number,
+    outLen: number,
+  ): number;
+  sh_minhash_datasketch_many(
+    tokens: number,
+    len: number,
+    tokenOffsets: number,
+    tokenOffsetsLen: number,
+    documents: number,
+    documentsLen: number,
+    scheme: number,
+    a: number,
+    b: number,
+    k: number,
+    out: number,
+    outLen: number,
+  ): number;
 }
 
 let compiled: WebAssembly.Module | null = null;

@@ -33,6 +33,9 @@ pub enum Error {
     InvalidSlice { index: u32, count: u32 },
     /// Bytes that are not a saved index.
     Format(crate::FormatError),
+    /// A MinHash signature length (number of permutations) outside `1..=4096`, or permutation
+    /// parameters of unequal lengths.
+    InvalidPermutations { permutations: u32 },
 }
 
 impl fmt::Display for Error {
@@ -58,6 +61,9 @@ impl fmt::Display for Error {
             Error::TooManyElements => f.write_str("more than 2^32 - 1 elements"),
             Error::TooManyPairs { max_pairs } => write!(f, "more than {} pairs", max_pairs),
             Error::OutOfMemory => f.write_str("out of memory"),
+            Error::InvalidPermutations { permutations } => {
+                write!(f, "the number of permutations must be in 1..=4096, got {}", permutations)
+            }
             Error::InvalidShingleSize { size } => write!(f, "shingle size must be in 1..=64, got {}", size),
             Error::QueryDistanceAboveIndex { distance, index_distance } => write!(
                 f,

@@ -15,6 +15,7 @@ mod error;
 pub mod fingerprint;
 pub mod index;
 mod memory;
+pub mod minhash;
 pub mod search;
 #[cfg(test)]
 mod layering;

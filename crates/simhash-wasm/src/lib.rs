@@ -14,12 +14,13 @@
 #![deny(unsafe_op_in_unsafe_fn)]
 
 use core::{ptr, slice};
+use simhash_core::minhash::datasketch::Scheme;
 use simhash_core::text::{TextOptions, Unit, Weighting};
 use simhash_core::{Error, Index, Matches, Slice, Strategy};
 use std::alloc::{self, Layout};
 
 /// Bumped whenever a signature or a status code changes; the loader refuses other versions.
-pub const ABI_VERSION: u32 = 4;
+pub const ABI_VERSION: u32 = 5;
 
 const OK: i32 = 0;
 
@@ -30,7 +31,8 @@ fn status(error: Error) -> i32 {
         | Error::TooManyTables { .. }
         | Error::DistanceTooLarge { .. }
         | Error::InvalidParts { .. }
-        | Error::InvalidShingleSize { .. } => 1,
+        | Error::InvalidShingleSize { .. }
+        | Error::InvalidPermutations { .. } => 1,
         Error::OutOfMemory => 2,
         Error::TooManyPairs { .. } => 3,
         Error::LengthMismatch | Error::InvalidOffsets | Error::TooManyElements => 4,
@@ -581,4 +583,97 @@ pub unsafe extern "C" fn sh_index_deserialize(bytes: *const u8, len: usize, hand
         Ok(index) => into_handle(index, handle),
         Err(error) => status(error),
     }
+}
+
+/// MinHash signatures (specification v1) of `offsets_len - 1` documents of features, document
+/// `d` being `features[offsets[d]..offsets[d + 1]]`, into `out`: `out_len / (offsets_len - 1)`
+/// positions each.
+///
+/// # Safety
+/// `features` points to `len` values, `offsets` to `offsets_len`, and `out` to `out_len`
+/// writable values not overlapping the inputs.
+#[no_mangle]
+pub unsafe extern "C" fn sh_minhash_many(
+    features: *const u64,
+    len: usize,
+    offsets: *const u32,
+    offsets_len: usize,
+    seed: u64,
+    out: *mut u32,
+    out_len: usize,
+) -> i32 {
+    // SAFETY: forwarded caller guarantees.
+    let (features, offsets, out) = unsafe { (input(features, len), input(offsets, offsets_len), output(out, out_len)) };
+    to_status(simhash_core::minhash::signature_many(features, offsets, seed, out))
+}
+
+/// MinHash signatures of `offsets_len - 1` UTF-8 texts laid out as for
+/// [`sh_text_fingerprint_many`], over the text pipeline's features with `unit`, `size` and
+/// `seed`, which also seeds the signature; `out` as for [`sh_minhash_many`].
+///
+/// # Safety
+/// `texts` points to `len` bytes, `offsets` to `offsets_len` values, and `out` to `out_len`
+/// writable values not overlapping the inputs.
+#[no_mangle]
+pub unsafe extern "C" fn sh_minhash_text_many(
+    texts: *const u8,
+    len: usize,
+    offsets: *const u32,
+    offsets_len: usize,
+    unit: u32,
+    size: u32,
+    seed: u64,
+    out: *mut u32,
+    out_len: usize,
+) -> i32 {
+    // The weighting does not matter to a set.
+    let options = match text_options(unit, size, 1, seed) {
+        Some(options) => options,
+        None => return 1,
+    };
+    // SAFETY: forwarded caller guarantees.
+    let (texts, offsets, out) = unsafe { (input(texts, len), input(offsets, offsets_len), output(out, out_len)) };
+    to_status(simhash_core::minhash::text_signature_many(texts, offsets, &options, seed, out))
+}
+
+/// datasketch-compatible signatures: token `t` is `tokens[token_offsets[t]..token_offsets[t + 1]]`,
+/// document `d` is tokens `documents[d]..documents[d + 1]`; `scheme` 0 legacy, 1 affine32; `a` and `b` hold `k` permutation
+/// parameters each; `out` receives `k` values per document.
+///
+/// # Safety
+/// `tokens` points to `len` bytes, `token_offsets` to `token_offsets_len` values, `documents`
+/// to `documents_len`, `a` and `b` to `k` each, and `out` to `out_len` writable values not
+/// overlapping the inputs.
+#[no_mangle]
+pub unsafe extern "C" fn sh_minhash_datasketch_many(
+    tokens: *const u8,
+    len: usize,
+    token_offsets: *const u32,
+    token_offsets_len: usize,
+    documents: *const u32,
+    documents_len: usize,
+    scheme: u32,
+    a: *const u64,
+    b: *const u64,
+    k: usize,
+    out: *mut u32,
+    out_len: usize,
+) -> i32 {
+    // SAFETY: forwarded caller guarantees.
+    let (tokens, token_offsets, documents, a, b, out) = unsafe {
+        (
+            input(tokens, len),
+            input(token_offsets, token_offsets_len),
+            input(documents, documents_len),
+            input(a, k),
+            input(b, k),
+            output(out, out_len),
+        )
+    };
+    let scheme = match scheme {
+        0 => Scheme::Legacy,
+        1 => Scheme::Affine32,
+        _ => return 1,
+    };
+    to_status(simhash_core::minhash::datasketch::signature_many(tokens, token_offsets, documents, scheme, a, b, out))
 }
