@@ -41,7 +41,20 @@ export interface DedupOptions {
   readonly json: boolean;
   /** Set when every input is JSON Lines rather than one document per file. */
   readonly jsonl: JsonLinesFormat | undefined;
+  /** Set to dedup against a shared index in Redis (`--redis URL [--index NAME]`). */
+  readonly redis: SharedIndex | undefined;
 }
+
+/** Where `--redis` keeps the shared index. */
+export interface SharedIndex {
+  /** `redis://host:port` of a server or of any node of a cluster. */
+  readonly url: string;
+  /** Index name: processes giving the same one share groups. */
+  readonly index: string;
+}
+
+/** Index name `--redis` uses without `--index`. */
+export const DEFAULT_INDEX = 'dedup';
 
 /** What the command line asks for. */
 export type Command =
@@ -63,6 +76,8 @@ const OPTIONS = {
   jsonl: { type: 'boolean' },
   field: { type: 'string' },
   id: { type: 'string' },
+  redis: { type: 'string' },
+  index: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const;
@@ -88,6 +103,10 @@ export function parseCommandLine(argv: readonly string[]): Command {
   if (values.jsonl !== true && (values.field !== undefined || values.id !== undefined)) {
     throw new UsageError('--field and --id apply to JSON Lines input: add --jsonl');
   }
+  if (values.redis === undefined && values.index !== undefined) throw new UsageError('--index names a shared index: add --redis URL');
+  if (values.redis !== undefined && !/^rediss?:\/\/\S+$/.test(values.redis)) {
+    throw new UsageError(`--redis must be a redis:// URL, got '${values.redis}'`);
+  }
 
   return {
     kind: 'dedup',
@@ -102,8 +121,14 @@ export function parseCommandLine(argv: readonly string[]): Command {
         values.jsonl === true
           ? { field: nonEmpty(values.field ?? 'text', '--field'), id: values.id === undefined ? undefined : nonEmpty(values.id, '--id') }
           : undefined,
+      redis: values.redis === undefined ? undefined : { url: values.redis, index: indexName(values.index ?? DEFAULT_INDEX) },
     },
   };
+}
+
+function indexName(text: string): string {
+  if (!/^[^{}\s]{1,100}$/.test(text)) throw new UsageError(`--index must be 1 to 100 characters without braces or spaces, got '${text}'`);
+  return text;
 }
 
 function parseStrict(argv: readonly string[]) {

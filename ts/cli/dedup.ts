@@ -61,8 +61,13 @@ async function dedupSources(
     }
     progress.advance(item.bytes, documents);
   }
-  const fingerprinted = collector.finish();
-  progress.step(`grouping ${fingerprinted.ids.length.toLocaleString('en')} fingerprints…`);
+  const own = collector.finish();
+  progress.step(`grouping ${own.ids.length.toLocaleString('en')} fingerprints…`);
+  const { fingerprinted, groups } =
+    options.redis === undefined
+      ? { fingerprinted: own, groups: groupNearDuplicates(own.fingerprints, options.distance) }
+      : // Loaded only here: ioredis is an optional peer dependency the plain command must not need.
+        await (await import('./shared-groups.js')).sharedGroups(own, options.redis, options.distance);
   return {
     distance: options.distance,
     unit: options.unit,
@@ -70,7 +75,7 @@ async function dedupSources(
     weighting: options.weighting,
     documents,
     fingerprinted,
-    groups: groupNearDuplicates(fingerprinted.fingerprints, options.distance),
+    groups,
     skipped: problems.kept,
     skippedCount: problems.count,
   };

@@ -4,7 +4,8 @@ import { DEFAULT_DISTANCE, DEFAULT_WEIGHTING } from './args.js';
 
 /** The synopsis, also printed after a usage error. */
 export const USAGE = `usage: simhash-wasm dedup <files | directories | -> [--distance N] [--unit word|char]
-           [--size N] [--weighting binary|tf] [--json] [--jsonl [--field F] [--id F]]`;
+           [--size N] [--weighting binary|tf] [--json] [--jsonl [--field F] [--id F]]
+           [--redis URL [--index NAME]]`;
 
 /** The full `--help` text. */
 export const HELP = `simhash-wasm: find near-duplicate text documents with SimHash fingerprints.
@@ -29,6 +30,11 @@ Options
   --jsonl             inputs are JSON Lines: one JSON object per line
   --field F           the field holding the text (default text); needs --jsonl
   --id F              the field naming each document (default <input>:<line>); needs --jsonl
+  --redis URL         dedup against a shared index in Redis or Redis Cluster
+                      (redis://host:port of any node): add these documents to it and
+                      group them with every document any process added (needs ioredis)
+  --index NAME        the shared index (default dedup); processes naming the same index
+                      get the groups one process would get over all their inputs
   -h, --help          print this help
   -v, --version       print the version
 
