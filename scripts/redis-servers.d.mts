@@ -15,7 +15,7 @@ export declare class RedisServers {
   readonly dir: string;
   readonly clustered: boolean;
   static single(): Promise<RedisServers>;
-  static cluster(masters?: number): Promise<RedisServers>;
+  static cluster(masters?: number, nodeTimeout?: number): Promise<RedisServers>;
   readonly url: string;
   waitHealthy(timeoutMs?: number): Promise<void>;
   masters(): Promise<RedisNode[]>;

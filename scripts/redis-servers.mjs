@@ -142,15 +142,18 @@ export class RedisServers {
     return servers;
   }
 
-  /** A cluster of `masters` masters with one replica each. @param {number} [masters] */
-  static async cluster(masters = 3) {
+  /**
+   * A cluster of `masters` masters with one replica each, failing over a master silent for
+   * `nodeTimeout` ms. @param {number} [masters] @param {number} [nodeTimeout]
+   */
+  static async cluster(masters = 3, nodeTimeout = 1000) {
     const dir = mkdtempSync(join(tmpdir(), 'simhash-redis-cluster-'));
     const ports = await freePorts(2 * masters);
     const nodes = ports.map((port) => {
       const nodeDir = join(dir, String(port));
       mkdirSync(nodeDir);
       return new RedisNode(port, nodeDir, [
-        '--cluster-enabled', 'yes', '--cluster-config-file', 'nodes.conf', '--cluster-node-timeout', '1000',
+        '--cluster-enabled', 'yes', '--cluster-config-file', 'nodes.conf', '--cluster-node-timeout', String(nodeTimeout),
         '--cluster-replica-validity-factor', '0', '--cluster-allow-replica-migration', 'no',
         '--repl-diskless-sync', 'yes', '--repl-diskless-sync-delay', '0',
       ]);

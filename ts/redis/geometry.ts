@@ -24,62 +24,83 @@ export interface Description {
   readonly groups: number;
 }
 
-/** One table's permutation as shifts and masks, with its bucket and prefix widths. */
+/** One table: where each input byte's bits land, and the table's prefix and bucket widths. */
 interface Table {
-  /** `[from, width, to]`: bits `from .. from+width` of the value go to bits `to .. to+width`. */
-  readonly moves: readonly (readonly [bigint, bigint, bigint])[];
+  /**
+   * `moves[(8 * 256 * 0) + ...]`: for input byte i (bits 8i..8i+7) holding v, entries
+   * `2 (256 i + v)` and `+ 1` are the low and high 32 bits of what those bits become. A
+   * permutation moves bits without combining them, so a value's image is the OR of its bytes'.
+   */
+  readonly moves: Uint32Array;
   readonly prefixBits: number;
   readonly bucketBits: number;
+  /** High and low 32 bits of the mask of the top `prefixBits` bits. */
+  readonly maskHigh: number;
+  readonly maskLow: number;
 }
 
-const MASK64 = 0xffff_ffff_ffff_ffffn;
-
-/** Key names and permutations of one index. */
+/** Key names and permutations of one index. Values are handled as 32-bit halves (high, low). */
 export class Geometry {
   readonly description: Description;
   readonly tables: readonly Table[];
   readonly #name: string;
+  /** Output of {@link Geometry.permute}: no allocation per call on the hot path. */
+  high = 0;
+  low = 0;
 
   constructor(name: string, description: Description) {
     this.#name = name;
     this.description = description;
     if (description.blocks === 0) {
-      this.tables = [{ moves: [[0n, 64n, 0n]], prefixBits: 0, bucketBits: 0 }];
+      this.tables = [table(Array.from({ length: 64 }, (_, bit) => bit), 0, 0)];
       return;
     }
     const layout = permutationLayout(description.blocks, description.distance);
-    this.tables = layout.tables.map((table) => {
+    this.tables = layout.tables.map((t) => {
+      // destination[s]: the bit that source bit s becomes.
+      const destination = new Array<number>(64).fill(0);
       let top = 64;
-      const moves = table.order.map((block) => {
+      for (const block of t.order) {
         const [low, high] = layout.blockBitRanges[block]!;
-        const width = high - low + 1;
-        top -= width;
-        return [BigInt(low), BigInt(width), BigInt(top)] as const;
-      });
-      return { moves, prefixBits: table.prefixBits, bucketBits: Math.min(description.bucketBits, table.prefixBits) };
+        top -= high - low + 1;
+        for (let s = low; s <= high; s++) destination[s] = top + (s - low);
+      }
+      return table(destination, t.prefixBits, Math.min(description.bucketBits, t.prefixBits));
     });
   }
 
-  /** `value` with its blocks in table `t`'s order (Hamming distances are unchanged by it). */
-  permute(value: bigint, t: number): bigint {
-    let result = 0n;
-    for (const [from, width, to] of this.tables[t]!.moves) {
-      result |= ((value >> from) & ((1n << width) - 1n)) << to;
+  /** Sets `high`/`low` to the value `(high, low)` with its blocks in table `t`'s order. */
+  permute(high: number, low: number, t: number): void {
+    const moves = this.tables[t]!.moves;
+    let h = 0;
+    let l = 0;
+    for (let i = 0; i < 4; i++) {
+      const a = 2 * (256 * i + ((low >>> (8 * i)) & 0xff));
+      const b = 2 * (256 * (i + 4) + ((high >>> (8 * i)) & 0xff));
+      l |= moves[a]! | moves[b]!;
+      h |= moves[a + 1]! | moves[b + 1]!;
     }
-    return result;
+    this.high = h >>> 0;
+    this.low = l >>> 0;
   }
 
-  /** The bits a table's members share with a query they can match: the top `prefixBits`. */
-  prefixRange(permuted: bigint, t: number): [low: bigint, high: bigint] {
-    const rest = BigInt(64 - this.tables[t]!.prefixBits);
-    const low = rest === 64n ? 0n : (permuted >> rest) << rest;
-    return [low, low | (MASK64 >> (64n - rest))];
-  }
-
-  /** The bucket of a permuted value in table `t`: its top `bucketBits` bits. */
-  bucket(permuted: bigint, t: number): number {
+  /** The bucket of a permuted value (by its high half) in table `t`: its top `bucketBits` bits. */
+  bucket(permutedHigh: number, t: number): number {
     const bits = this.tables[t]!.bucketBits;
-    return bits === 0 ? 0 : Number(permuted >> BigInt(64 - bits));
+    return bits === 0 ? 0 : permutedHigh >>> (32 - bits);
+  }
+
+  /** A number naming bucket `b` of table `t` (see {@link Geometry.bucketKeyOf}). */
+  bucketId(t: number, b: number): number {
+    return t * 2 ** this.description.bucketBits + b;
+  }
+
+  /** The key of the bucket {@link Geometry.bucketId} named, with its group. */
+  bucketKeyOf(id: number): string {
+    const stride = 2 ** this.description.bucketBits;
+    const t = Math.floor(id / stride);
+    const b = id - t * stride;
+    return this.bucketKey(t, b, this.bucketGroup(t, b));
   }
 
   /** The group of bucket `b` of table `t`: a hash, so a table's buckets spread over all groups. */
@@ -121,4 +142,33 @@ export function descriptionKey(name: string): string {
 
 function escapeGlob(text: string): string {
   return text.replace(/[*?[\]\\]/g, (c) => `\\${c}`);
+}
+
+/** A table moving source bit s to `destination[s]`, with the given prefix and bucket widths. */
+function table(destination: readonly number[], prefixBits: number, bucketBits: number): Table {
+  const moves = new Uint32Array(8 * 256 * 2);
+  for (let i = 0; i < 8; i++) {
+    for (let v = 0; v < 256; v++) {
+      let low = 0;
+      let high = 0;
+      for (let j = 0; j < 8; j++) {
+        if (((v >>> j) & 1) === 0) continue;
+        const d = destination[8 * i + j]!;
+        if (d < 32) low |= 1 << d;
+        else high |= 1 << (d - 32);
+      }
+      moves[2 * (256 * i + v)] = low >>> 0;
+      moves[2 * (256 * i + v) + 1] = high >>> 0;
+    }
+  }
+  const maskHigh = prefixBits >= 32 ? 0xffff_ffff : prefixBits === 0 ? 0 : (0xffff_ffff << (32 - prefixBits)) >>> 0;
+  const maskLow = prefixBits <= 32 ? 0 : prefixBits === 64 ? 0xffff_ffff : (0xffff_ffff << (64 - prefixBits)) >>> 0;
+  return { moves, prefixBits, bucketBits, maskHigh, maskLow };
+}
+
+/** Number of set bits of a 32-bit value. */
+export function popcount32(value: number): number {
+  let v = value - ((value >>> 1) & 0x5555_5555);
+  v = (v & 0x3333_3333) + ((v >>> 2) & 0x3333_3333);
+  return (Math.imul((v + (v >>> 4)) & 0x0f0f_0f0f, 0x0101_0101) >>> 24);
 }

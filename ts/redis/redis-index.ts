@@ -6,11 +6,9 @@ import { binomial, planTables } from '../shared/plan.js';
 import type { QueryManyResult, QueryOptions, QueryResult, U64Input } from '../shared/types.js';
 import { toU64Array } from '../shared/u64-input.js';
 import { checkBlocks, checkDistance, checkOptions, checkU64, describe } from '../shared/validate.js';
-import { hammingDistances } from '../wasm/distance.js';
-import { init } from '../wasm/loader.js';
-import { type Description, Geometry, descriptionKey } from './geometry.js';
+import { type Description, Geometry, descriptionKey, popcount32 } from './geometry.js';
 import { RedisIndexError } from './errors.js';
-import { ADD_MEMBERS, DELETE_RECORDS, DESCRIBE, GET_RECORDS, PROBE, REMOVE_MEMBERS, SET_RECORDS } from './scripts.js';
+import { ADD_MEMBERS, DELETE_RECORDS, DESCRIBE, GET_RECORDS, PROBE, REMOVE_MEMBERS, SET_RECORDS, type Script } from './scripts.js';
 import { GroupedCalls } from './grouped-calls.js';
 import { waitForReplicas } from './replicas.js';
 
@@ -69,7 +67,7 @@ const NAME_RULE = /^[^{}\s]{1,100}$/;
  * Each entry is a record `id → fingerprint` plus one member per permuted table. A write first
  * adds table members, then sets the record, then removes members of a replaced fingerprint; a
  * query takes table members with the query's prefix, keeps those within the distance (checked
- * in WebAssembly) and then keeps only ids whose record still holds a fingerprint within the
+ * on the client) and then keeps only ids whose record still holds a fingerprint within the
  * distance. So an interrupted write can leave stray table members but never makes a query
  * return an id for a fingerprint the id does not hold; {@link RedisSimHashIndex.repair} removes
  * the strays.
@@ -113,7 +111,6 @@ export class RedisSimHashIndex {
     const capacity = optionalInteger(opts.capacity, 'capacity', 1, 2 ** 32, 1_000_000);
     const distance = opts.distance === undefined ? undefined : checkDistance(opts.distance);
     const blocks = opts.blocks === undefined ? undefined : checkBlocks(opts.blocks, distance ?? 64);
-    await init();
 
     const wanted = distance === undefined ? undefined : describeNew(distance, blocks, capacity);
     const fields = wanted === undefined ? [] : Object.entries(wanted).flatMap(([key, value]) => [key, String(value)]);
@@ -147,7 +144,7 @@ export class RedisSimHashIndex {
     this.#checkOpen();
     const checkedId = checkId(id);
     const value = checkU64(fingerprint, 'fingerprint');
-    await this.#write('add', new Uint32Array([checkedId]), new BigUint64Array([value]));
+    await this.#write('add', Uint32Array.of(checkedId), halves(BigUint64Array.of(value)));
   }
 
   /**
@@ -163,9 +160,9 @@ export class RedisSimHashIndex {
     const last = new Map<number, bigint>();
     for (let k = 0; k < checkedIds.length; k++) last.set(checkedIds[k]!, values[k]!);
     const unique = Uint32Array.from(last.keys());
-    const uniqueValues = BigUint64Array.from(last.values());
+    const uniqueValues = halves(BigUint64Array.from(last.values()));
     for (let start = 0; start < unique.length; start += WRITE_CHUNK) {
-      await this.#write('addMany', unique.subarray(start, start + WRITE_CHUNK), uniqueValues.subarray(start, start + WRITE_CHUNK));
+      await this.#write('addMany', unique.subarray(start, start + WRITE_CHUNK), uniqueValues.subarray(2 * start, 2 * (start + WRITE_CHUNK)));
     }
   }
 
@@ -173,10 +170,10 @@ export class RedisSimHashIndex {
   async remove(id: number): Promise<boolean> {
     this.#checkOpen();
     const checkedId = checkId(id);
-    const old = await this.#run('remove', (calls) => this.#deleteRecords(calls, new Uint32Array([checkedId])));
-    const previous = old[0];
-    if (previous === undefined) return false;
-    await this.#members('remove', REMOVE_MEMBERS, new Uint32Array([checkedId]), new BigUint64Array([previous]));
+    const ids = Uint32Array.of(checkedId);
+    const old = await this.#step('remove', () => this.#records(DELETE_RECORDS, ids));
+    if (old.found[0] === 0) return false;
+    await this.#members('remove', REMOVE_MEMBERS, ids, Uint32Array.of(old.low[0]!, old.high[0]!));
     return true;
   }
 
@@ -184,8 +181,8 @@ export class RedisSimHashIndex {
   async has(id: number): Promise<boolean> {
     this.#checkOpen();
     const checkedId = checkId(id);
-    const found = await this.#readRecords('has', new Uint32Array([checkedId]));
-    return found[0] !== undefined;
+    const records = await this.#readRecords('has', Uint32Array.of(checkedId));
+    return records.found[0] === 1;
   }
 
   /** Number of ids. */
@@ -215,9 +212,11 @@ export class RedisSimHashIndex {
     this.#checkOpen();
     const values = toU64Array(fingerprints, 'fingerprints');
     const { distance, limit } = checkQueryOptions(options, this.distance);
+    // A copy: the input may be a view of WebAssembly memory that grows while Redis answers.
+    const split = halves(values);
     const perQuery: { ids: number[]; distances: number[] }[] = [];
     for (let start = 0; start < values.length; start += QUERY_CHUNK) {
-      perQuery.push(...(await this.#queryChunk(values.subarray(start, start + QUERY_CHUNK), distance, limit)));
+      perQuery.push(...(await this.#queryChunk(split.subarray(2 * start, 2 * (start + QUERY_CHUNK)), distance, limit)));
     }
     const total = perQuery.reduce((sum, found) => sum + found.ids.length, 0);
     const offsets = new Uint32Array(values.length + 1);
@@ -264,67 +263,80 @@ export class RedisSimHashIndex {
   }
 
   async #repairBucket(key: string): Promise<number> {
-    const members = await this.#client.zrangeBuffer(key, 0, -1);
+    let members: Buffer[];
+    try {
+      members = await this.#client.zrangeBuffer(key, 0, -1);
+    } catch (error) {
+      throw new RedisIndexError('repair', error, true);
+    }
     if (members.length === 0) return 0;
-    const ids = Uint32Array.from(members, (member) => member.readUInt32BE(8));
-    const records = await this.#readRecords('repair', ids);
-    const table = Number(/:t(\d+):/.exec(key)![1]);
+    const table = Number(/:t(\d+):\d+$/.exec(key)![1]);
+    const records = await this.#readRecords('repair', Uint32Array.from(members, (member) => member.readUInt32BE(8)));
+    const geometry = this.#geometry;
     const stray = members.filter((member, k) => {
-      const value = records[k];
-      return value === undefined || this.#geometry.permute(value, table) !== member.readBigUInt64BE(0);
+      if (records.found[k] === 0) return true;
+      geometry.permute(records.high[k]!, records.low[k]!, table);
+      return geometry.high !== member.readUInt32BE(0) || geometry.low !== member.readUInt32BE(4);
     });
-    if (stray.length > 0) await this.#client.zrem(key, ...stray);
+    if (stray.length > 0) {
+      try {
+        await this.#client.zrem(key, ...stray);
+      } catch (error) {
+        throw new RedisIndexError('repair', error, true);
+      }
+    }
     return stray.length;
   }
 
-  async #queryChunk(values: BigUint64Array, distance: number, limit: number): Promise<{ ids: number[]; distances: number[] }[]> {
+  async #queryChunk(values: Uint32Array, distance: number, limit: number): Promise<{ ids: number[]; distances: number[] }[]> {
     const geometry = this.#geometry;
-    const calls = new GroupedCalls();
-    for (let q = 0; q < values.length; q++) {
-      for (let t = 0; t < geometry.tables.length; t++) {
-        const permuted = geometry.permute(values[q]!, t);
-        const b = geometry.bucket(permuted, t);
-        const g = geometry.bucketGroup(t, b);
-        const [low, high] = geometry.prefixRange(permuted, t);
-        const range = Buffer.allocUnsafe(16);
-        range.writeBigUInt64BE(low, 0);
-        range.writeBigUInt64BE(high, 8);
-        calls.push(g, geometry.bucketKey(t, b, g), range, [q, t]);
+    const tables = geometry.tables;
+    const count = values.length / 2;
+    const calls = new GroupedCalls(4, (key) => geometry.bucketKeyOf(key));
+    for (let q = 0; q < count; q++) {
+      for (let t = 0; t < tables.length; t++) {
+        const { maskHigh, maskLow } = tables[t]!;
+        geometry.permute(values[2 * q + 1]!, values[2 * q]!, t);
+        const high = geometry.high & maskHigh;
+        const low = geometry.low & maskLow;
+        const b = geometry.bucket(high, t);
+        calls.push(geometry.bucketGroup(t, b), geometry.bucketId(t, b), q * tables.length + t, high >>> 0, low >>> 0, (high | ~maskHigh) >>> 0, (low | ~maskLow) >>> 0);
       }
     }
-    const replies = await this.#run('query', () => calls.run((keys, args) => PROBE.run(this.#client, keys, args)));
+    const replies = await this.#step('query', () => calls.run((keys, args) => PROBE.run(this.#client, keys, args)));
 
-    // Candidates within the distance, by the fingerprint their table member holds.
-    const candidates: Set<number>[] = Array.from({ length: values.length }, () => new Set());
-    const tags = calls.tags;
-    replies.forEach((reply, k) => {
-      const [q, t] = tags[k] as [number, number];
-      const members = reply as Buffer;
-      if (members.length === 0) return;
-      const count = members.length / 12;
-      const permutedFound = new BigUint64Array(count);
-      for (let m = 0; m < count; m++) permutedFound[m] = members.readBigUInt64BE(12 * m);
-      const bits = hammingDistances(geometry.permute(values[q]!, t), permutedFound);
-      for (let m = 0; m < count; m++) if (bits[m]! <= distance) candidates[q]!.add(members.readUInt32BE(12 * m + 8));
-    });
+    // Candidates within the distance by the fingerprint their member holds, compared with the
+    // query permuted alike (a permutation leaves Hamming distances as they are).
+    const candidates: Set<number>[] = Array.from({ length: count }, () => new Set());
+    for (const { reply, tags } of replies) {
+      (reply as Buffer[]).forEach((members, k) => {
+        if (members.length === 0) return;
+        const q = Math.floor(tags[k]! / tables.length);
+        geometry.permute(values[2 * q + 1]!, values[2 * q]!, tags[k]! - q * tables.length);
+        const { high, low } = geometry;
+        for (let at = 0; at < members.length; at += 12) {
+          if (popcount32(members.readUInt32BE(at) ^ high) + popcount32(members.readUInt32BE(at + 4) ^ low) <= distance) {
+            candidates[q]!.add(members.readUInt32BE(at + 8));
+          }
+        }
+      });
+    }
 
     // Only what the records hold counts: a member left by an interrupted write is not an answer.
-    const askedIds: number[] = [];
-    for (const found of candidates) for (const id of found) askedIds.push(id);
-    const records = askedIds.length === 0 ? [] : await this.#readRecords('query', Uint32Array.from(askedIds));
+    const asked: number[] = [];
+    for (const found of candidates) for (const id of found) asked.push(id);
+    const records = asked.length === 0 ? undefined : await this.#readRecords('query', Uint32Array.from(asked));
     let at = 0;
     return candidates.map((found, q) => {
       const hits: [number, number][] = [];
-      const ids = Array.from(found);
-      const held = ids.map(() => records[at++]);
-      const present = held.filter((value): value is bigint => value !== undefined);
-      const bits = present.length === 0 ? new Uint8Array(0) : hammingDistances(values[q]!, BigUint64Array.from(present));
-      let p = 0;
-      ids.forEach((id, k) => {
-        if (held[k] === undefined) return;
-        const d = bits[p++]!;
-        if (d <= distance) hits.push([d, id]);
-      });
+      const high = values[2 * q + 1]!;
+      const low = values[2 * q]!;
+      for (const id of found) {
+        const k = at++;
+        if (records === undefined || records.found[k] === 0) continue;
+        const bits = popcount32(records.high[k]! ^ high) + popcount32(records.low[k]! ^ low);
+        if (bits <= distance) hits.push([bits, id]);
+      }
       hits.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
       const kept = hits.slice(0, limit);
       return { ids: kept.map((hit) => hit[1]), distances: kept.map((hit) => hit[0]) };
@@ -332,113 +344,111 @@ export class RedisSimHashIndex {
   }
 
   /** Adds members for the new fingerprints, sets the records, then removes replaced members. */
-  async #write(operation: string, ids: Uint32Array, values: BigUint64Array): Promise<void> {
+  async #write(operation: string, ids: Uint32Array, values: Uint32Array): Promise<void> {
     await this.#members(operation, ADD_MEMBERS, ids, values);
-    const old = await this.#run(operation, (calls) => this.#setRecords(calls, ids, values));
+    const old = await this.#step(operation, () => this.#records(SET_RECORDS, ids, values));
     const replacedIds: number[] = [];
-    const replacedValues: bigint[] = [];
-    old.forEach((previous, k) => {
-      if (previous !== undefined && previous !== values[k]) {
-        replacedIds.push(ids[k]!);
-        replacedValues.push(previous);
+    const replacedValues: number[] = [];
+    ids.forEach((id, k) => {
+      if (old.found[k] === 1 && (old.high[k] !== values[2 * k + 1] || old.low[k] !== values[2 * k])) {
+        replacedIds.push(id);
+        replacedValues.push(old.low[k]!, old.high[k]!);
       }
     });
     if (replacedIds.length > 0) {
-      await this.#members(operation, REMOVE_MEMBERS, Uint32Array.from(replacedIds), BigUint64Array.from(replacedValues));
+      await this.#members(operation, REMOVE_MEMBERS, Uint32Array.from(replacedIds), Uint32Array.from(replacedValues));
     }
   }
 
-  /** Adds or removes the table members of `(ids[k], values[k])`, then waits for replicas. */
-  async #members(operation: string, script: typeof ADD_MEMBERS, ids: Uint32Array, values: BigUint64Array): Promise<void> {
+  /** Adds or removes the table members of `(ids[k], values[k])` (values as low, high halves). */
+  async #members(operation: string, script: Script, ids: Uint32Array, values: Uint32Array): Promise<void> {
     const geometry = this.#geometry;
-    const calls = new GroupedCalls();
+    const tables = geometry.tables.length;
+    const calls = new GroupedCalls(3, (key) => geometry.bucketKeyOf(key));
     for (let k = 0; k < ids.length; k++) {
-      for (let t = 0; t < geometry.tables.length; t++) {
-        const permuted = geometry.permute(values[k]!, t);
-        const b = geometry.bucket(permuted, t);
-        const g = geometry.bucketGroup(t, b);
-        const member = Buffer.allocUnsafe(12);
-        member.writeBigUInt64BE(permuted, 0);
-        member.writeUInt32BE(ids[k]!, 8);
-        calls.push(g, geometry.bucketKey(t, b, g), member, null);
+      for (let t = 0; t < tables; t++) {
+        geometry.permute(values[2 * k + 1]!, values[2 * k]!, t);
+        const b = geometry.bucket(geometry.high, t);
+        calls.push(geometry.bucketGroup(t, b), geometry.bucketId(t, b), k, geometry.high, geometry.low, ids[k]!);
       }
     }
-    await this.#run(operation, () => calls.run((keys, args) => script.run(this.#client, keys, args)));
+    await this.#step(operation, () => calls.run((keys, args) => script.run(this.#client, keys, args)));
   }
 
-  #setRecords(calls: GroupedCalls, ids: Uint32Array, values: BigUint64Array): Promise<(bigint | undefined)[]> {
+  /**
+   * Runs a record script over `ids` (with `values`, as low/high halves, for SET_RECORDS) and
+   * returns what each id's record held before.
+   */
+  async #records(script: Script, ids: Uint32Array, values?: Uint32Array): Promise<RecordValues> {
     const geometry = this.#geometry;
+    const calls = new GroupedCalls(values === undefined ? 1 : 3, (key) => geometry.recordKey(key, geometry.recordGroup(key)));
     for (let k = 0; k < ids.length; k++) {
       const r = geometry.record(ids[k]!);
-      const g = geometry.recordGroup(r);
-      const entry = Buffer.allocUnsafe(12);
-      entry.writeUInt32BE(ids[k]!, 0);
-      entry.writeBigUInt64BE(values[k]!, 4);
-      calls.push(g, geometry.recordKey(r, g), entry, k);
+      if (values === undefined) calls.push(geometry.recordGroup(r), r, k, ids[k]!);
+      else calls.push(geometry.recordGroup(r), r, k, ids[k]!, values[2 * k + 1]!, values[2 * k]!);
     }
-    return this.#recordCall(calls, ids.length, (keys, args, g) => SET_RECORDS.run(this.#client, [...keys, geometry.counterKey(g)], args));
+    const counted = script !== GET_RECORDS;
+    const replies = await calls.run((keys, args, group) => script.run(this.#client, counted ? [...keys, geometry.counterKey(group)] : keys, args));
+    const out: RecordValues = { found: new Uint8Array(ids.length), high: new Uint32Array(ids.length), low: new Uint32Array(ids.length) };
+    for (const { reply, tags } of replies) {
+      const bytes = reply as Buffer;
+      tags.forEach((k, m) => {
+        out.found[k] = bytes[9 * m]!;
+        out.high[k] = bytes.readUInt32BE(9 * m + 1);
+        out.low[k] = bytes.readUInt32BE(9 * m + 5);
+      });
+    }
+    return out;
   }
 
-  #deleteRecords(calls: GroupedCalls, ids: Uint32Array): Promise<(bigint | undefined)[]> {
-    const geometry = this.#geometry;
-    for (let k = 0; k < ids.length; k++) {
-      const r = geometry.record(ids[k]!);
-      const g = geometry.recordGroup(r);
-      calls.push(g, geometry.recordKey(r, g), idBytes(ids[k]!), k);
-    }
-    return this.#recordCall(calls, ids.length, (keys, args, g) => DELETE_RECORDS.run(this.#client, [...keys, geometry.counterKey(g)], args));
-  }
-
-  /** The fingerprint each id's record holds (`undefined`: none). */
-  async #readRecords(operation: string, ids: Uint32Array): Promise<(bigint | undefined)[]> {
-    const geometry = this.#geometry;
-    const calls = new GroupedCalls();
-    for (let k = 0; k < ids.length; k++) {
-      const r = geometry.record(ids[k]!);
-      const g = geometry.recordGroup(r);
-      calls.push(g, geometry.recordKey(r, g), idBytes(ids[k]!), k);
-    }
+  /** What each id's record holds. */
+  async #readRecords(operation: string, ids: Uint32Array): Promise<RecordValues> {
     try {
-      return await this.#recordCall(calls, ids.length, (keys, args) => GET_RECORDS.run(this.#client, keys, args));
+      return await this.#records(GET_RECORDS, ids);
     } catch (error) {
       throw new RedisIndexError(operation, error, false);
     }
   }
 
-  /** Runs record scripts (one per group) and puts their 9-byte answers back in input order. */
-  async #recordCall(
-    calls: GroupedCalls,
-    count: number,
-    run: (keys: string[], args: Buffer[], group: number) => Promise<unknown>,
-  ): Promise<(bigint | undefined)[]> {
-    const replies = await calls.runGroups(run);
-    const out: (bigint | undefined)[] = new Array<bigint | undefined>(count);
-    replies.forEach(({ reply, tags }) => {
-      const bytes = reply as Buffer;
-      tags.forEach((tag, m) => {
-        out[tag as number] = bytes[9 * m] === 1 ? bytes.readBigUInt64BE(9 * m + 1) : undefined;
-      });
-    });
-    return out;
-  }
-
-  /** Runs one write step and waits for the replicas; any failure becomes a {@link RedisIndexError}. */
-  async #run<T>(operation: string, step: (calls: GroupedCalls) => Promise<T>): Promise<T> {
+  /**
+   * Runs one step of an operation; a write step then waits for the replicas. Any failure
+   * becomes a {@link RedisIndexError}, marked partial for writes.
+   */
+  async #step<T>(operation: string, step: () => Promise<T>): Promise<T> {
+    const write = operation !== 'query';
     let result: T;
     try {
-      result = await step(new GroupedCalls());
+      result = await step();
     } catch (error) {
-      throw new RedisIndexError(operation, error, operation !== 'query');
+      throw new RedisIndexError(operation, error, write);
     }
-    if (this.#replicas > 0 && operation !== 'query') {
-      await waitForReplicas(this.#client, this.#replicas, this.#replicaTimeout, operation);
-    }
+    if (write && this.#replicas > 0) await waitForReplicas(this.#client, this.#replicas, this.#replicaTimeout, operation);
     return result;
   }
 
   #checkOpen(): void {
     if (this.#closed) throw new TypeError(`index '${this.name}' has been closed`);
   }
+}
+
+/** Per id: whether a record was there (1) or not (0), and the fingerprint's halves. */
+interface RecordValues {
+  readonly found: Uint8Array;
+  readonly high: Uint32Array;
+  readonly low: Uint32Array;
+}
+
+const LITTLE_ENDIAN = new Uint8Array(Uint32Array.of(1).buffer)[0] === 1;
+
+/** A copy of `values` as 32-bit halves, low then high for each value. */
+function halves(values: BigUint64Array): Uint32Array {
+  if (LITTLE_ENDIAN) return new Uint32Array(values.buffer, values.byteOffset, 2 * values.length).slice();
+  const out = new Uint32Array(2 * values.length);
+  values.forEach((value, k) => {
+    out[2 * k] = Number(value & 0xffff_ffffn);
+    out[2 * k + 1] = Number(value >> 32n);
+  });
+  return out;
 }
 
 /** The stored description for a new index of `distance`. */
