@@ -188,6 +188,65 @@ describe('dedup', () => {
   });
 });
 
+describe('inputs that are huge, endless or unwritable', () => {
+  /** Runs through a shell, for pipes and redirections; bounded in time either way. */
+  function shell(command: string): Run & { signal: NodeJS.Signals | null } {
+    const result = spawnSync('sh', ['-c', command], { cwd: scratch, encoding: 'utf8', timeout: 30_000 });
+    return { status: result.status, stdout: result.stdout, stderr: result.stderr, signal: result.signal };
+  }
+  const node = JSON.stringify(process.execPath);
+  const command = JSON.stringify(cli);
+
+  it('skips /dev/zero and /dev/urandom after reading their first chunk, instead of reading forever', () => {
+    for (const device of ['/dev/zero', '/dev/urandom']) {
+      const result = shell(`${node} ${command} dedup ${device} --json`);
+      expect(result.signal, device).toBeNull();
+      expect(result.status, device).toBe(1);
+      const report = JSON.parse(result.stdout) as JsonReport;
+      expect(report.skipped[0]?.input).toBe(device);
+      // /dev/urandom has a NUL byte in its first KB with probability 98%; otherwise it is cut at --max-bytes.
+      expect(report.skipped[0]?.reason).toMatch(/^(binary file|larger than)/);
+    }
+  });
+
+  it('stops reading an endless text stream at --max-bytes', () => {
+    const result = shell(`yes 'an endless line of text' | ${node} ${command} dedup - --max-bytes 1M --json`);
+    expect(result.signal).toBeNull();
+    expect(result.status).toBe(1);
+    const report = JSON.parse(result.stdout) as JsonReport;
+    expect(report.skipped).toEqual([{ input: '<stdin>', reason: 'larger than 1048576 bytes (--max-bytes; split it, or use --jsonl)' }]);
+  });
+
+  it('skips a file larger than --max-bytes by name and still groups the others', () => {
+    const dir = tree('oversized', { 'a.txt': mitA, 'big.txt': apache.repeat(4), 'b.txt': mitB });
+    const { status, stdout, stderr } = run(['dedup', dir, '--max-bytes', '20K', '--json']);
+    expect(status).toBe(1);
+    expect(stderr).toContain(`skipped ${join(dir, 'big.txt')}: larger than 20480 bytes`);
+    const report = JSON.parse(stdout) as JsonReport;
+    expect(report.documents).toBe(2);
+    expect(groupIds(report)).toEqual([[join(dir, 'a.txt'), join(dir, 'b.txt')]]);
+  });
+
+  it('exits 2 naming the failure when the report cannot be written', () => {
+    const result = shell(`${node} ${command} dedup ${JSON.stringify(join(corpus, 'licences'))} > /dev/full`);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain('cannot write the report to standard output: ENOSPC');
+  });
+
+  it('ends quietly when the reader goes away early', () => {
+    const result = shell(`${node} ${command} dedup ${JSON.stringify(corpus)} | head -c 10`);
+    expect(result.status).toBe(0);
+    expect(result.stderr).toBe('');
+  });
+
+  it('hints at --jsonl when a .jsonl file is read as one document', () => {
+    const dir = tree('lines', { 'records.jsonl': '{"text": "one"}\n{"text": "two"}\n' });
+    const { stderr } = run(['dedup', join(dir, 'records.jsonl')]);
+    expect(stderr).toContain('records.jsonl is read as one document; add --jsonl to read one document per line');
+    expect(run(['dedup', '--jsonl', join(dir, 'records.jsonl')]).stderr).not.toContain('--jsonl');
+  });
+});
+
 describe('usage', () => {
   it.each([
     [[], 'missing command'],
@@ -201,6 +260,11 @@ describe('usage', () => {
     [['dedup', 'x', '--field', 'body'], '--field and --id apply to JSON Lines input'],
     [['dedup', 'x', '--frobnicate'], 'unknown option --frobnicate'],
     [['dedup', '-', '-'], 'standard input) can be given only once'],
+    [['dedup', 'x', '--distance', '-1'], "--distance must be an integer in 0..64, got '-1'"],
+    [['dedup', 'x', '--size', '-3'], "--size must be an integer in 1..64, got '-3'"],
+    [['dedup', 'x', '--max-bytes', '0'], '--max-bytes must be a size in bytes'],
+    [['dedup', 'x', '--max-bytes', '1T'], '--max-bytes must be a size in bytes'],
+    [['dedup', 'x', '--max-bytes', '513M'], '--max-bytes must be a size in bytes'],
   ])('%j exits 2 with a usage message', (args, message) => {
     const { status, stdout, stderr } = run(args);
     expect(status).toBe(2);

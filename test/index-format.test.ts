@@ -163,6 +163,15 @@ for (const [name, load] of ENTRIES) {
       const blocks = good.slice();
       blocks[11] = 2;
       expect(problem(resealed(blocks))).toBe('header');
+      // Layouts of tens of thousands of tables in a header of an empty index: refused before any
+      // table is built (they once cost seconds and hundreds of MiB).
+      for (const [d, b] of [[5, 25], [3, 64], [6, 20]] as const) {
+        const empty = good.slice(0, 20);
+        new DataView(empty.buffer).setUint32(12, 0, true);
+        empty[10] = d;
+        empty[11] = b;
+        expect(problem(resealed(empty)), `distance ${d} blocks ${b}`).toBe('header');
+      }
       const ids = good.slice();
       ids.copyWithin(16 + 8 * 50 + 4, 16 + 8 * 50, 16 + 8 * 50 + 4);
       expect(problem(resealed(ids))).toBe('ids');

@@ -50,6 +50,20 @@ function freedArray(api: Api): ReturnType<Api['allocHashArray']> {
 }
 
 const TOO_BIG = 1n << 64n;
+
+/** A view whose buffer has been transferred away: it reads as empty. */
+function detached<T extends BigUint64Array | Float64Array | Uint32Array>(view: T): T {
+  structuredClone(view.buffer, { transfer: [view.buffer as ArrayBuffer] });
+  expect(view.length).toBe(0);
+  return view;
+}
+
+/** An array with a hole and more elements than 4 GiB of memory holds: the hole is what is wrong. */
+function hugeSparse(): unknown[] {
+  const array: unknown[] = [];
+  array.length = 2 ** 29 + 5;
+  return array;
+}
 const sparse: unknown[] = [1n, 2n, 3n];
 delete sparse[1];
 
@@ -148,6 +162,11 @@ const CASES: ErrorCase[] = [
   { name: 'findAll blocks 0', kind: RangeError, argument: 'blocks', call: (a) => a.findAll(SAMPLE, { distance: 0, blocks: 0 }) },
   { name: 'findAll blocks -4', kind: RangeError, argument: 'blocks', call: (a) => a.findAll(SAMPLE, { distance: 0, blocks: -4 }) },
   { name: 'findAll blocks at distance 64', kind: RangeError, argument: 'blocks', call: (a) => a.findAll(SAMPLE, { distance: 64, blocks: 64 }) },
+  // Layouts whose table count alone would cost seconds, whatever the input's size.
+  { name: 'findAll blocks 25 at distance 5 (53,130 tables)', kind: RangeError, argument: 'blocks', call: (a) => a.findAll(SAMPLE, { distance: 5, blocks: 25 }) },
+  { name: 'findAll blocks 64 at distance 3 (41,664 tables)', kind: RangeError, argument: 'blocks', call: (a) => a.findAll(SAMPLE, { distance: 3, blocks: 64 }) },
+  { name: 'findClusters blocks 25 at distance 5', kind: RangeError, argument: 'blocks', call: (a) => a.findClusters(SAMPLE, { distance: 5, blocks: 25 }) },
+  { name: 'SimHashIndex blocks 64 at distance 3', kind: RangeError, argument: 'blocks', call: (a) => new a.SimHashIndex({ distance: 3, blocks: 64 }) },
   { name: 'findAll maxPairs "10"', kind: TypeError, argument: 'maxPairs', call: (a) => a.findAll(SAMPLE, { distance: 3, maxPairs: '10' }) },
   { name: 'findAll maxPairs -1', kind: RangeError, argument: 'maxPairs', call: (a) => a.findAll(SAMPLE, { distance: 3, maxPairs: -1 }) },
   { name: 'findAll maxPairs 1.5', kind: RangeError, argument: 'maxPairs', call: (a) => a.findAll(SAMPLE, { distance: 3, maxPairs: 1.5 }) },
@@ -199,6 +218,30 @@ const CASES: ErrorCase[] = [
   { name: 'allocHashArray(1.5)', kind: RangeError, argument: 'length', call: (a) => a.allocHashArray(1.5) },
   { name: 'allocHashArray(NaN)', kind: RangeError, argument: 'length', call: (a) => a.allocHashArray(NaN) },
   { name: 'allocHashArray(2^32)', kind: RangeError, argument: 'length', call: (a) => a.allocHashArray(2 ** 32) },
+
+  // Detached views read as empty: computing on them would be a wrong answer.
+  { name: 'compute(detached view)', kind: TypeError, argument: 'hashes', call: (a) => a.compute(detached(BigUint64Array.of(1n, 2n))) },
+  { name: 'findAll(detached view)', kind: TypeError, argument: 'fingerprints', call: (a) => a.findAll(detached(new BigUint64Array(8)), { distance: 3 }) },
+  { name: 'findClusters(detached view)', kind: TypeError, argument: 'fingerprints', call: (a) => a.findClusters(detached(new BigUint64Array(8)), { distance: 3 }) },
+  { name: 'computeWeighted with detached weights', kind: TypeError, argument: 'weights', call: (a) => a.computeWeighted([], detached(new Float64Array(2))) },
+  { name: 'computeMany with detached offsets', kind: TypeError, argument: 'offsets', call: (a) => a.computeMany([], detached(new Uint32Array(2))) },
+  { name: 'compute of a huge sparse array', kind: TypeError, argument: 'hashes[0]', call: (a) => a.compute(hugeSparse()) },
+
+  // permute's layout.
+  { name: 'permute(1n, null, 0)', kind: TypeError, argument: 'layout', call: (a) => a.permute(1n, null, 0) },
+  { name: 'permute(1n, {}, 0)', kind: TypeError, argument: 'layout', call: (a) => a.permute(1n, {}, 0) },
+
+  // init and initSync: a value that can never be a source, whether or not the module is loaded.
+  { name: 'initSync(5)', kind: TypeError, argument: 'source', call: (a) => a.initSync(5) },
+  { name: 'initSync(null)', kind: TypeError, argument: 'source', call: (a) => a.initSync(null) },
+  { name: 'initSync("simhash.wasm")', kind: TypeError, argument: 'source', call: (a) => a.initSync('simhash.wasm') },
+];
+
+/** The same for `init`, which rejects instead of throwing. */
+const INIT_CASES: { name: string; source: unknown }[] = [
+  { name: 'init(5)', source: 5 },
+  { name: 'init(null)', source: null },
+  { name: 'init(true)', source: true },
 ];
 
 export function describeErrorSuite(name: string, load: LoadApi): void {
@@ -212,6 +255,20 @@ export function describeErrorSuite(name: string, load: LoadApi): void {
     for (const c of CASES) {
       it(`${c.name} → ${c.kind.name} naming ${c.argument}, then still works`, () => {
         expectThrows(() => c.call(loose(api()), api()), c.kind, c.argument);
+        expectStillWorks(api());
+      });
+    }
+
+    for (const c of INIT_CASES) {
+      it(`${c.name} rejects with a TypeError naming source, then still works`, async () => {
+        const init = loose(api()).init as (source: unknown) => Promise<void>;
+        const error = await init(c.source).then(
+          () => undefined,
+          (e: unknown) => e,
+        );
+        expectThrows(() => {
+          if (error !== undefined) throw error;
+        }, TypeError, 'source');
         expectStillWorks(api());
       });
     }

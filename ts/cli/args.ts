@@ -41,6 +41,7 @@ export interface DedupOptions {
   readonly json: boolean;
   /** Set when every input is JSON Lines rather than one document per file. */
   readonly jsonl: JsonLinesFormat | undefined;
+<<<<<<< HEAD
   /** Set to dedup against a shared index in Redis (`--redis URL [--index NAME]`). */
   readonly redis: SharedIndex | undefined;
 }
@@ -55,6 +56,22 @@ export interface SharedIndex {
 
 /** Index name `--redis` uses without `--index`. */
 export const DEFAULT_INDEX = 'dedup';
+=======
+  /** Largest document read whole, in bytes; larger inputs are skipped and reported. */
+  readonly maxBytes: number;
+}
+
+/**
+ * Largest file read as one document unless `--max-bytes` says otherwise. Reading holds the bytes,
+ * their text and its normalised form at once (six to seven times the file's size at the peak, measured), and
+ * a JavaScript string holds at most 2^29 - 24 UTF-16 units: 64 MiB keeps a run's memory modest
+ * while covering any text document in practice.
+ */
+export const DEFAULT_MAX_BYTES = 64 * 1024 * 1024;
+
+/** Past this a document's text would not fit in one JavaScript string. */
+const MAX_MAX_BYTES = 512 * 1024 * 1024;
+>>>>>>> main
 
 /** What the command line asks for. */
 export type Command =
@@ -76,8 +93,12 @@ const OPTIONS = {
   jsonl: { type: 'boolean' },
   field: { type: 'string' },
   id: { type: 'string' },
+<<<<<<< HEAD
   redis: { type: 'string' },
   index: { type: 'string' },
+=======
+  'max-bytes': { type: 'string' },
+>>>>>>> main
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const;
@@ -121,7 +142,11 @@ export function parseCommandLine(argv: readonly string[]): Command {
         values.jsonl === true
           ? { field: nonEmpty(values.field ?? 'text', '--field'), id: values.id === undefined ? undefined : nonEmpty(values.id, '--id') }
           : undefined,
+<<<<<<< HEAD
       redis: values.redis === undefined ? undefined : { url: values.redis, index: indexName(values.index ?? DEFAULT_INDEX) },
+=======
+      maxBytes: values['max-bytes'] === undefined ? DEFAULT_MAX_BYTES : byteSize(values['max-bytes'], '--max-bytes', 1, MAX_MAX_BYTES),
+>>>>>>> main
     },
   };
 }
@@ -133,7 +158,7 @@ function indexName(text: string): string {
 
 function parseStrict(argv: readonly string[]) {
   try {
-    return parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true });
+    return parseArgs({ args: joinNegativeValues(argv), options: OPTIONS, allowPositionals: true, strict: true });
   } catch (error) {
     // node:util reports its own argument errors with ERR_PARSE_ARGS_* codes; anything else is a bug.
     if (error instanceof Error && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS')) {
@@ -141,6 +166,27 @@ function parseStrict(argv: readonly string[]) {
     }
     throw error;
   }
+}
+
+/**
+ * `--distance -1` is a value that looks like an option, which node:util refuses as ambiguous;
+ * written `--distance=-1` it reaches the range check, which says what is wrong with it.
+ */
+function joinNegativeValues(argv: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const name = arg.startsWith('--') ? arg.slice(2) : undefined;
+    const next = argv[i + 1];
+    const takesValue = name !== undefined && name in OPTIONS && OPTIONS[name as keyof typeof OPTIONS].type === 'string';
+    if (takesValue && next !== undefined && /^-[\d.]/.test(next)) {
+      out.push(`${arg}=${next}`);
+      i++;
+    } else {
+      out.push(arg);
+    }
+  }
+  return out;
 }
 
 /** node:util's messages suggest `--` for every unknown option, which only confuses here. */
@@ -156,6 +202,17 @@ function integerIn(text: string, option: string, min: number, max: number): numb
   const value = /^\d+$/.test(text) ? Number(text) : Number.NaN;
   if (!(value >= min && value <= max)) {
     throw new UsageError(`${option} must be an integer in ${min}..${max}, got '${text}'`);
+  }
+  return value;
+}
+
+/** A size in bytes, with an optional K, M or G suffix (powers of 1024). */
+function byteSize(text: string, option: string, min: number, max: number): number {
+  const match = /^(\d+)([KMG]?)$/i.exec(text);
+  const scale = { '': 1, K: 1024, M: 1024 ** 2, G: 1024 ** 3 }[(match?.[2] ?? '').toUpperCase() as '' | 'K' | 'M' | 'G'];
+  const value = match === null ? Number.NaN : Number(match[1]) * scale;
+  if (!(value >= min && value <= max)) {
+    throw new UsageError(`${option} must be a size in bytes (with an optional K, M or G suffix) from ${min} to ${max / 1024 ** 2}M, got '${text}'`);
   }
   return value;
 }

@@ -5,7 +5,7 @@ import { init } from '../wasm/loader.js';
 import type { DedupOptions } from './args.js';
 import { FingerprintCollector } from './fingerprints.js';
 import { groupNearDuplicates } from './groups.js';
-import { ProblemLog } from './problems.js';
+import { ProblemLog, describeError } from './problems.js';
 import { type Progress, type ProgressStream, startProgress } from './progress.js';
 import { readDocuments } from './read.js';
 import { type DedupReport, jsonChunks, tableChunks } from './report.js';
@@ -27,6 +27,12 @@ export async function runDedup(options: DedupOptions, io: DedupIo): Promise<numb
   let progress: Progress | undefined;
   const problems = new ProblemLog((text) => (progress === undefined ? io.stderr.write(text) : progress.print(text)));
   const sources = await listSources(options.inputs, (problem) => problems.report(problem));
+  if (options.jsonl === undefined) {
+    const lines = sources.find((source) => source.kind === 'file' && /\.(jsonl|ndjson)$/i.test(source.path));
+    if (lines !== undefined && lines.kind === 'file') {
+      io.stderr.write(`simhash-wasm: note: ${lines.path} is read as one document; add --jsonl to read one document per line\n`);
+    }
+  }
   progress = startProgress(io.stderr, totalSize(sources));
   let report: DedupReport;
   try {
@@ -52,7 +58,7 @@ async function dedupSources(
     ...(options.size === undefined ? {} : { size: options.size }),
   });
   let documents = 0;
-  for await (const item of readDocuments(sources, options.jsonl, stdin)) {
+  for await (const item of readDocuments(sources, options.jsonl, stdin, options.maxBytes)) {
     if (item.kind === 'document') {
       collector.add(item.id, item.text);
       documents++;
@@ -83,21 +89,28 @@ async function dedupSources(
 
 /**
  * Writes every chunk, waiting when the stream is full so a large report never piles up in
- * memory. A reader that goes away early (`| head`) ends the output quietly.
+ * memory. A reader that goes away early (`| head`) ends the output quietly; any other failure to
+ * write (a full disk, a closed descriptor) is an error, so the exit status says the report was
+ * lost.
  */
 async function writeAll(stream: Writable, chunks: Iterable<string>): Promise<void> {
-  let closed = false;
+  let failure: NodeJS.ErrnoException | null = null;
   const onError = (error: NodeJS.ErrnoException): void => {
-    if (error.code === 'EPIPE') closed = true;
-    else throw error;
+    failure ??= error;
   };
   stream.on('error', onError);
   try {
     for (const chunk of chunks) {
-      if (closed) return;
+      if (failure !== null) break;
       if (!stream.write(chunk)) await new Promise<void>((resolve) => stream.once('drain', resolve).once('error', () => resolve()));
     }
+    // An error can arrive after write() returned: wait until what was written has been handed on.
+    if (failure === null) await new Promise<void>((resolve) => stream.write('', () => resolve()));
   } finally {
     stream.off('error', onError);
+  }
+  const failed = failure as NodeJS.ErrnoException | null;
+  if (failed !== null && failed.code !== 'EPIPE') {
+    throw new Error(`cannot write the report to standard output: ${describeError(failed)}`);
   }
 }

@@ -1,7 +1,6 @@
 /** Reading documents from sources: whole files, standard input, or JSON Lines records. */
 
 import { createReadStream } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import type { JsonLinesFormat } from './args.js';
 import { BINARY_PROBE_BYTES, looksBinary } from './binary.js';
@@ -24,16 +23,18 @@ const READ_AHEAD = 8;
 const CHUNK_BYTES = 1 << 20;
 
 /**
- * Every document of `sources`, in order. Without `jsonl` each source is one document; with it,
- * each non-blank line of each source is one. At most a few documents are held at a time.
+ * Every document of `sources`, in order. Without `jsonl` each source is one document of at most
+ * `maxBytes` bytes; with it, each non-blank line of each source is one. At most a few documents
+ * are held at a time.
  */
 export async function* readDocuments(
   sources: readonly Source[],
   jsonl: JsonLinesFormat | undefined,
   stdin: Readable,
+  maxBytes: number,
 ): AsyncGenerator<Item> {
   if (jsonl === undefined) {
-    yield* readAhead(sources, READ_AHEAD, (source) => readWhole(source, stdin));
+    yield* readAhead(sources, READ_AHEAD, (source) => readWhole(source, stdin, maxBytes));
   } else {
     for (const source of sources) yield* readJsonLines(source, jsonl, stdin);
   }
@@ -51,27 +52,45 @@ async function* readAhead<T, R>(items: readonly T[], depth: number, load: (item:
   }
 }
 
-/** Never rejects: a failure becomes a skipped item, so read-ahead loads cannot go unhandled. */
-async function readWhole(source: Source, stdin: Readable): Promise<Item> {
+/**
+ * Reads one source as one document, streaming: the first KB decides whether it is binary before
+ * more is read, and reading stops at `maxBytes`, so an endless or huge input costs at most that
+ * much memory. Never rejects: a failure becomes a skipped item, so read-ahead loads cannot go
+ * unhandled.
+ */
+async function readWhole(source: Source, stdin: Readable, maxBytes: number): Promise<Item> {
   const name = sourceName(source);
-  let bytes: Uint8Array;
-  try {
-    bytes = source.kind === 'stdin' ? await readAll(stdin) : await readFile(source.path);
-  } catch (error) {
-    return { kind: 'skipped', input: name, reason: describeError(error), bytes: source.kind === 'file' ? (source.size ?? 0) : 0 };
+  const tooLarge = `larger than ${maxBytes} bytes (--max-bytes; split it, or use --jsonl)`;
+  if (source.kind === 'file' && source.size !== undefined && source.size > maxBytes) {
+    return { kind: 'skipped', input: name, reason: tooLarge, bytes: source.size };
   }
-  if (looksBinary(bytes)) return { kind: 'skipped', input: name, reason: 'binary file', bytes: bytes.length };
-  return { kind: 'document', id: name, text: decoder.decode(bytes), bytes: bytes.length };
+  const stream = source.kind === 'stdin' ? stdin : createReadStream(source.path, { highWaterMark: CHUNK_BYTES });
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  try {
+    for await (const chunk of stream as AsyncIterable<unknown>) {
+      const bytes = toBytes(chunk);
+      if (total < BINARY_PROBE_BYTES && looksBinary(bytes.subarray(0, BINARY_PROBE_BYTES - total))) {
+        stream.destroy();
+        return { kind: 'skipped', input: name, reason: 'binary file', bytes: total + bytes.length };
+      }
+      total += bytes.length;
+      if (total > maxBytes) {
+        stream.destroy();
+        return { kind: 'skipped', input: name, reason: tooLarge, bytes: total };
+      }
+      chunks.push(bytes);
+    }
+    return { kind: 'document', id: name, text: decoder.decode(Buffer.concat(chunks, total)), bytes: total };
+  } catch (error) {
+    // Decoding can still fail on what fits in maxBytes but not in a JavaScript string.
+    const reason = error instanceof RangeError ? `${tooLarge}: ${error.message}` : describeError(error);
+    return { kind: 'skipped', input: name, reason, bytes: source.kind === 'file' ? (source.size ?? total) : total };
+  }
 }
 
 /** Replaces invalid UTF-8 with U+FFFD rather than failing, and drops a leading BOM. */
 const decoder = new TextDecoder('utf-8', { fatal: false });
-
-async function readAll(stream: Readable): Promise<Uint8Array> {
-  const chunks: Uint8Array[] = [];
-  for await (const chunk of stream as AsyncIterable<unknown>) chunks.push(toBytes(chunk));
-  return Buffer.concat(chunks);
-}
 
 /** Readable streams yield Buffers unless an encoding was set; standard input may have one. */
 function toBytes(chunk: unknown): Uint8Array {

@@ -1,7 +1,7 @@
 /** Turns the command line's inputs into the list of things to read, walking directories. */
 
 import type { Stats } from 'node:fs';
-import { readdir, stat } from 'node:fs/promises';
+import { lstat, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type Problem, describeError } from './problems.js';
 
@@ -37,9 +37,10 @@ export async function listSources(inputs: readonly string[], report: (problem: P
     try {
       info = await stat(path);
     } catch (error) {
-      // readdir listed it, so a missing target means a dangling link.
-      const dangling = !named && describeError(error) === 'no such file or directory';
-      report({ input: path, reason: dangling ? 'broken symbolic link' : describeError(error) });
+      // A link whose target is missing is dangling; a path that is gone altogether was
+      // removed after readdir listed it.
+      const link = await lstat(path).catch(() => null);
+      report({ input: path, reason: link?.isSymbolicLink() === true ? 'broken symbolic link' : describeError(error) });
       return;
     }
     if (info.isDirectory()) {

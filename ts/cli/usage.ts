@@ -5,7 +5,7 @@ import { DEFAULT_DISTANCE, DEFAULT_WEIGHTING } from './args.js';
 /** The synopsis, also printed after a usage error. */
 export const USAGE = `usage: simhash-wasm dedup <files | directories | -> [--distance N] [--unit word|char]
            [--size N] [--weighting binary|tf] [--json] [--jsonl [--field F] [--id F]]
-           [--redis URL [--index NAME]]`;
+           [--max-bytes N] [--redis URL [--index NAME]]`;
 
 /** The full `--help` text. */
 export const HELP = `simhash-wasm: find near-duplicate text documents with SimHash fingerprints.
@@ -13,7 +13,8 @@ export const HELP = `simhash-wasm: find near-duplicate text documents with SimHa
 ${USAGE}
 
 Inputs
-  FILE                one document; binary files (a NUL byte in the first KB) are skipped
+  FILE                one document; binary files (a NUL byte in the first KB) and files
+                      larger than --max-bytes are skipped, after reading at most that much
   DIRECTORY           every file below it, in name order; names starting with '.' are skipped
   -                   standard input: one document, or JSON Lines with --jsonl
   Text is read as UTF-8; invalid bytes become U+FFFD.
@@ -30,6 +31,9 @@ Options
   --jsonl             inputs are JSON Lines: one JSON object per line
   --field F           the field holding the text (default text); needs --jsonl
   --id F              the field naming each document (default <input>:<line>); needs --jsonl
+  --max-bytes N       largest file read as one document, in bytes, with an optional K, M
+                      or G suffix (default 64M, at most 512M); a run's memory peaks at
+                      six to seven times the largest document read
   --redis URL         dedup against a shared index in Redis or Redis Cluster
                       (redis://host:port of any node): add these documents to it and
                       group them with every document any process added (needs ioredis)

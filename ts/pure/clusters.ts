@@ -4,6 +4,7 @@ import { popcount64 } from './hamming.js';
 import { toU64Array } from '../shared/u64-input.js';
 import { scanRuns, type RunBuffer, type RunVisitor } from './table-scan.js';
 import { toWords } from './words.js';
+import { WHOLE_SEARCH, checkWorkSlice, type WorkSlice } from '../shared/work-slice.js';
 
 /**
  * For each position, the smallest position of its connected component in the graph joining
@@ -13,12 +14,25 @@ import { toWords } from './words.js';
  * @throws {TypeError | RangeError} for an invalid `fingerprints` or option.
  */
 export function findClusters(fingerprints: U64Input, options: FindClustersOptions): Uint32Array {
+  return findClustersSlice(fingerprints, options, WHOLE_SEARCH);
+}
+
+/**
+ * {@link findClusters} over the pairs that work slice `slice` finds: for each position, the
+ * smallest position of its component among those pairs. `joinSliceLabels` of the slices
+ * `0..count` gives the labels of `findClusters`. Internal: the worker pool runs one slice per
+ * worker.
+ *
+ * @throws as {@link findClusters}, and a `RangeError` for an invalid slice.
+ */
+export function findClustersSlice(fingerprints: U64Input, options: FindClustersOptions, slice: WorkSlice): Uint32Array {
   const values = toU64Array(fingerprints, 'fingerprints');
   const { distance, blocks } = checkClustersOptions(options, values.length);
+  checkWorkSlice(slice);
   const words = toWords(values);
   const labels = new Uint32Array(values.length);
   for (let i = 0; i < labels.length; i++) labels[i] = i;
-  scanRuns(words, distance, blocks, groupRuns(labels, distance));
+  scanRuns(words, distance, blocks, slice, groupRuns(labels, distance));
   // Parents never exceed their children, so one increasing pass turns parents into roots.
   for (let i = 0; i < labels.length; i++) labels[i] = labels[labels[i]!]!;
   return labels;

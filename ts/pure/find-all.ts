@@ -13,6 +13,7 @@ import { PairCollector } from './pairs.js';
 import { scanRuns, type RunVisitor } from './table-scan.js';
 import { collidesFirstHere } from './tables.js';
 import { toWords } from './words.js';
+import { WHOLE_SEARCH, checkWorkSlice, type WorkSlice } from '../shared/work-slice.js';
 
 /**
  * Every pair of positions `i < j` whose fingerprints differ in at most `options.distance`
@@ -23,6 +24,17 @@ import { toWords } from './words.js';
  * @throws {RangeError} when the result would hold more than `options.maxPairs` pairs.
  */
 export function findAll(fingerprints: U64Input, options: FindAllOptions): PairResult {
+  return findAllSlice(fingerprints, options, WHOLE_SEARCH);
+}
+
+/**
+ * The pairs of {@link findAll} that work slice `slice` reports, sorted by `(left, right)`; the
+ * slices `0..count` are disjoint and make the whole result. `options.maxPairs` bounds this
+ * slice's pairs. Internal: the worker pool runs one slice per worker.
+ *
+ * @throws as {@link findAll}, and a `RangeError` for an invalid slice.
+ */
+export function findAllSlice(fingerprints: U64Input, options: FindAllOptions, slice: WorkSlice): PairResult {
   const values = toU64Array(fingerprints, 'fingerprints');
   const checked = checkOptions(options);
   const distance = checkDistance(checked.distance);
@@ -32,9 +44,10 @@ export function findAll(fingerprints: U64Input, options: FindAllOptions): PairRe
       : checkBlocks(checked.blocks, distance);
   const maxPairs =
     checked.maxPairs === undefined ? DEFAULT_MAX_PAIRS : checkMaxPairs(checked.maxPairs);
+  checkWorkSlice(slice);
   const words = toWords(values);
   const pairs = new PairCollector(maxPairs);
-  scanRuns(words, distance, blocks, pairsOfRuns(distance, pairs));
+  scanRuns(words, distance, blocks, slice, pairsOfRuns(distance, pairs));
   return pairs.toResult(words);
 }
 

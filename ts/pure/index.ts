@@ -6,7 +6,7 @@
 
 // `init` and `initSync` take exactly the WebAssembly entry's parameter types, so either entry
 // can stand in for the other.
-import type { InitSource, InitSyncSource } from '../shared/init-source.js';
+import { checkSourceKind, type InitSource, type InitSyncSource } from '../shared/init-source.js';
 import { simhashPyFingerprintUsing } from '../shared/compat.js';
 import { compute } from './compute.js';
 
@@ -47,16 +47,22 @@ export { shingle, simhashPyFeatures, unsignedHash } from '../shared/compat.js';
  * Does nothing and resolves: the pure entry has nothing to load. It exists so that code written
  * for the WebAssembly entry (`await init()`, then synchronous calls) runs unchanged on this one.
  *
- * @param source Ignored; the WebAssembly entry loads its module from here.
+ * @param source Ignored but for its kind; the WebAssembly entry loads its module from here.
+ * @throws {TypeError} (as a rejection) for a value that could never be a source.
  */
-export async function init(source?: InitSource): Promise<void> {}
+export async function init(source?: InitSource): Promise<void> {
+  checkSourceKind(source, 'init');
+}
 
 /**
  * Does nothing: the synchronous counterpart of {@link init}.
  *
- * @param source Ignored; the WebAssembly entry compiles its module from here.
+ * @param source Ignored but for its kind; the WebAssembly entry compiles its module from here.
+ * @throws {TypeError} for a value that could never be a source.
  */
-export function initSync(source?: InitSyncSource): void {}
+export function initSync(source?: InitSyncSource): void {
+  checkSourceKind(source, 'initSync');
+}
 
 /**
  * The fingerprint simhash-py computes for `text` in its own tests: `compute` of

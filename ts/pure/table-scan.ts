@@ -7,6 +7,7 @@
 import { permutationLayout } from '../shared/layout.js';
 import { KeySorter } from './radix-sort.js';
 import { computeKeys, tableWords, type TableWords } from './tables.js';
+import { sliceIncludes, type WorkSlice } from '../shared/work-slice.js';
 
 /** Fingerprints of one run, copied together so that visiting them reads no further. */
 export class RunBuffer {
@@ -35,15 +36,17 @@ export class RunBuffer {
 export type RunVisitor = (run: RunBuffer, length: number, table: TableWords | null) => void;
 
 /**
- * Visits the runs of a scan over `words` (fingerprints as 32-bit halves): with `blocks` 0, one
- * run of everything, in position order; otherwise each table's runs of equal keys. Every pair
- * within `distance` bits shares a run at least once.
+ * Visits the runs of a scan over `words` (fingerprints as 32-bit halves) in the units of
+ * `slice`: with `blocks` 0, one run of everything, in position order (a single unit, unit 0);
+ * otherwise the runs of equal keys of each table `t` the slice includes. Over the whole search,
+ * every pair within `distance` bits shares a run at least once.
  */
-export function scanRuns(words: Uint32Array, distance: number, blocks: number, visit: RunVisitor): void {
+export function scanRuns(words: Uint32Array, distance: number, blocks: number, slice: WorkSlice, visit: RunVisitor): void {
   const n = words.length / 2;
   if (n < 2) return;
   const run = new RunBuffer();
   if (blocks === 0) {
+    if (!sliceIncludes(slice, 0)) return;
     run.reserve(n);
     for (let p = 0; p < n; p++) {
       run.positions[p] = p;
@@ -56,7 +59,7 @@ export function scanRuns(words: Uint32Array, distance: number, blocks: number, v
   const layout = permutationLayout(blocks, distance);
   const wide = layout.tables.some((table) => table.prefixBits > 32);
   const sorter = new KeySorter(n, wide);
-  for (let t = 0; t < layout.tables.length; t++) {
+  for (let t = slice.index; t < layout.tables.length; t += slice.count) {
     const table = tableWords(layout, t);
     computeKeys(words, table.pieces, sorter.low, sorter.high);
     const { positions: order, low: keyLow, high: keyHigh } = sorter.sort(table.keyBits);

@@ -5,7 +5,7 @@
  * both entries fail alike. The layout is in the README ("Saving an index").
  */
 
-import { describe } from './validate.js';
+import { MAX_TABLES, describe } from './validate.js';
 
 /** The first 8 bytes: `\x89SHIDX\r\n`. */
 const MAGIC = Uint8Array.of(0x89, 0x53, 0x48, 0x49, 0x44, 0x58, 0x0d, 0x0a);
@@ -84,7 +84,7 @@ export function indexFormatError(problem: IndexFormatProblem, bytes: Uint8Array)
     case 'header':
       return new IndexFormatError(
         problem,
-        `${what}: its header is invalid (distance ${bytes[10]}, blocks ${bytes[11]}; distance must be in 0..64, and blocks 0 or with distance < blocks <= 64 and at most 65536 tables)`,
+        `${what}: its header is invalid (distance ${bytes[10]}, blocks ${bytes[11]}; distance must be in 0..64, and blocks 0 or with distance < blocks <= 64 and at most ${MAX_TABLES} tables)`,
       );
     case 'ids':
       return new IndexFormatError(problem, `${what}: its ids are not strictly increasing (entry ${firstUnorderedId(bytes)})`);
@@ -158,7 +158,7 @@ function validBlocks(blocks: number, distance: number): boolean {
   if (blocks <= distance || blocks > 64) return false;
   let tables = 1;
   for (let i = 1; i <= distance; i++) tables = (tables * (blocks - distance + i)) / i;
-  return Math.round(tables) <= 65536;
+  return Math.round(tables) <= MAX_TABLES;
 }
 
 /**

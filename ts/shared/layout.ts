@@ -1,5 +1,5 @@
 import type { BitRange, PermutationLayout, PermutedTableLayout } from './types.js';
-import { checkBlocks, checkDistance, checkU64 } from './validate.js';
+import { checkBlocks, checkDistance, checkU64, describe } from './validate.js';
 
 /**
  * The block split and the permuted tables searched for `distance` with `blocks` blocks, laid out
@@ -42,6 +42,10 @@ export function permutationLayout(blocks: number, distance: number): Permutation
  */
 export function permute(value: bigint, layout: PermutationLayout, table: number): bigint {
   checkU64(value, 'value');
+  const tables = (layout as { tables?: unknown } | null | undefined)?.tables;
+  if (!Array.isArray(tables) || !Array.isArray((layout as { blockBitRanges?: unknown }).blockBitRanges)) {
+    throw new TypeError(`layout must be a PermutationLayout made by permutationLayout(), got ${describe(layout)}`);
+  }
   const entry = layout.tables[table];
   if (!Number.isInteger(table) || entry === undefined) {
     throw new RangeError(`table must be an integer in 0..${layout.tables.length - 1}, got ${table}`);

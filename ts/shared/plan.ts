@@ -7,7 +7,7 @@
  */
 
 import type { PlanTablesOptions, TablePlan } from './types.js';
-import { checkBlocks, checkDistance, checkOptions, describe } from './validate.js';
+import { MAX_TABLES, checkBlocks, checkDistance, checkOptions, describe } from './validate.js';
 
 /** Radix digits are at most this many bits (matches the Rust core's sort). */
 const RADIX_DIGIT_BITS = 11;
@@ -136,7 +136,8 @@ export function planTables(options: PlanTablesOptions): TablePlan {
   const distance = checkDistance(opts.distance);
   const use = checkUse(opts.use);
   if (opts.blocks !== undefined) return describePlan(n, distance, use, checkBlocks(opts.blocks, distance));
-  const maxTables = opts.maxTables === undefined ? DEFAULT_MAX_TABLES[use] : checkCount(opts.maxTables, 'maxTables');
+  // A larger cap than the layouts allow can only mean "as many as allowed".
+  const maxTables = opts.maxTables === undefined ? DEFAULT_MAX_TABLES[use] : Math.min(checkCount(opts.maxTables, 'maxTables'), MAX_TABLES);
   let best = describePlan(n, distance, use, 0);
   for (let blocks = distance + 1; blocks <= 64; blocks++) {
     if (binomial(blocks, distance) > maxTables) break;

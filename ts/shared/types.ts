@@ -155,7 +155,10 @@ export interface PlanTablesOptions {
   use?: 'index' | 'batch';
   /** Describe this layout (`distance < blocks <= 64`) instead of choosing one. */
   blocks?: number;
-  /** Layouts with more tables are not considered. Default 64 for an index, 4096 for a batch. */
+  /**
+   * Layouts with more tables are not considered. Default 64 for an index, 4096 for a batch;
+   * no layout has more than 4096 tables.
+   */
   maxTables?: number;
 }
 

@@ -36,6 +36,7 @@ export function copyBigints(values: readonly unknown[], name: string, target: Bi
 
 /** Checks that `value` is an array-like input of 64-bit values and returns its length. */
 export function checkU64ListLength(value: unknown, name: string): number {
+  if (value instanceof BigUint64Array) checkAttached(value, name);
   if (value instanceof BigUint64Array || Array.isArray(value)) {
     checkLength(value.length, name);
     return value.length;
@@ -43,6 +44,31 @@ export function checkU64ListLength(value: unknown, name: string): number {
   throw new TypeError(
     `${name} must be a BigUint64Array, an array of bigint or a HashArray, got ${describe(value)}`,
   );
+}
+
+/**
+ * Checks that `view` can still be read. A view whose buffer was transferred, or a view of
+ * WebAssembly memory taken before the memory grew, reads as empty: computing on it would be a
+ * wrong answer, not an error.
+ */
+export function checkAttached(view: ArrayBufferView, name: string): void {
+  if (view.byteLength === 0 && isDetached(view.buffer)) {
+    throw new TypeError(
+      `${name} is a view of a detached ArrayBuffer (transferred, or WebAssembly memory that has grown since the view was taken): take the view again (a HashArray's .view getter does)`,
+    );
+  }
+}
+
+function isDetached(buffer: ArrayBufferLike): boolean {
+  const flag = (buffer as { detached?: unknown }).detached;
+  if (typeof flag === 'boolean') return flag;
+  // Runtimes without `ArrayBuffer.prototype.detached` refuse to make a view of a detached buffer.
+  try {
+    new Uint8Array(buffer, 0, 0);
+    return false;
+  } catch {
+    return true;
+  }
 }
 
 /** Checks a length against what positions can address. */
@@ -90,14 +116,18 @@ export function checkBlocks(blocks: unknown, distance: number, name = 'blocks'):
   }
   if (tableCount(blocks, distance) > MAX_TABLES) {
     throw new RangeError(
-      `${name} ${blocks} with distance ${distance} needs C(${blocks}, ${distance}) tables; at most ${MAX_TABLES} are supported`,
+      `${name} ${blocks} with distance ${distance} needs C(${blocks}, ${distance}) tables; at most ${MAX_TABLES} are supported (omit ${name} to let the planner choose)`,
     );
   }
   return blocks;
 }
 
-/** Most permuted tables a layout may have (the Rust core enforces the same bound). */
-export const MAX_TABLES = 65536;
+/**
+ * Most permuted tables a layout may have (the Rust core enforces the same bound). Each table
+ * costs a pass over the input whatever its size, so this bounds the work a layout given by a
+ * caller or read from saved bytes can cause; the planner never chooses more.
+ */
+export const MAX_TABLES = 4096;
 
 /** `C(blocks, distance)`, the number of permuted tables, saturating just above `MAX_TABLES`. */
 function tableCount(blocks: number, distance: number): number {
@@ -137,6 +167,7 @@ export function checkOptions(options: unknown, name = 'options'): Record<string,
 export function checkWeights(weights: unknown, hashCount: number, name = 'weights'): Float64Array {
   let array: Float64Array;
   if (weights instanceof Float64Array) {
+    checkAttached(weights, name);
     array = weights;
   } else if (Array.isArray(weights)) {
     array = new Float64Array(weights.length);
@@ -174,6 +205,7 @@ export function checkOffsets(offsets: unknown, hashCount: number, name = 'offset
   if (!(offsets instanceof Uint32Array)) {
     throw new TypeError(`${name} must be a Uint32Array, got ${describe(offsets)}`);
   }
+  checkAttached(offsets, name);
   let previous = 0;
   for (let i = 0; i < offsets.length; i++) {
     const o = offsets[i]!;

@@ -5,6 +5,7 @@ import { memoryViews, withInstance } from './loader.js';
 import { CallScope } from './marshal.js';
 import { throwIfFailed } from './status.js';
 import type { FindClustersOptions, U64Input } from '../shared/types.js';
+import { WHOLE_SEARCH, checkWorkSlice, type WorkSlice } from '../shared/work-slice.js';
 
 /**
  * For each position, the smallest position of its connected component in the graph joining
@@ -19,13 +20,29 @@ import type { FindClustersOptions, U64Input } from '../shared/types.js';
  * @throws {TypeError | RangeError} for bad fingerprints or options.
  */
 export function findClusters(fingerprints: U64Input, options: FindClustersOptions): Uint32Array {
+  return findClustersSlice(fingerprints, options, WHOLE_SEARCH);
+}
+
+/**
+ * {@link findClusters} over the pairs that work slice `slice` finds: for each position, the
+ * smallest position of its component among those pairs. `joinSliceLabels` of the slices
+ * `0..count` gives the labels of `findClusters`. Internal: the worker pool runs one slice per
+ * worker.
+ *
+ * @throws as {@link findClusters}, and a `RangeError` for an invalid slice.
+ */
+export function findClustersSlice(fingerprints: U64Input, options: FindClustersOptions, slice: WorkSlice): Uint32Array {
   return withInstance((exports) => {
     const scope = new CallScope(exports);
     try {
       const input = scope.u64(fingerprints, 'fingerprints');
       const { distance, blocks } = checkClustersOptions(options, input.length);
+      const { index: sliceIndex, count: sliceCount } = checkWorkSlice(slice);
       const labels = scope.alloc(input.length * 4);
-      throwIfFailed(exports.sh_find_clusters(input.ptr, input.length, distance, blocks, labels), 'findClusters');
+      throwIfFailed(
+        exports.sh_find_clusters(input.ptr, input.length, distance, blocks, sliceIndex, sliceCount, labels),
+        'findClusters',
+      );
       return memoryViews(exports).u32.slice(labels / 4, labels / 4 + input.length);
     } finally {
       scope.release();

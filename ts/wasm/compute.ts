@@ -41,7 +41,7 @@ export function computeWeighted(hashes: U64Input, weights: WeightInput): bigint 
     const scope = new CallScope(exports);
     try {
       const input = scope.u64(hashes, 'hashes');
-      const w = scope.f64(checkWeights(weights, input.length));
+      const w = scope.f64(checkWeights(weights, input.length), 'weights');
       return BigInt.asUintN(64, exports.sh_compute_weighted(input.ptr, w.ptr, input.length));
     } finally {
       scope.release();
@@ -78,8 +78,8 @@ function many(hashes: U64Input, weights: WeightInput | undefined, offsets: Uint3
     const scope = new CallScope(exports);
     try {
       const input = scope.u64(hashes, 'hashes');
-      const w = weights === undefined ? undefined : scope.f64(checkWeights(weights, input.length));
-      const docs = scope.u32(checkOffsets(offsets, input.length));
+      const w = weights === undefined ? undefined : scope.f64(checkWeights(weights, input.length), 'weights');
+      const docs = scope.u32(checkOffsets(offsets, input.length), 'offsets');
       const count = Math.max(0, docs.length - 1);
       const out = scope.alloc(count * 8);
       const status =

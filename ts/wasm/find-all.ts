@@ -6,6 +6,7 @@ import { chooseBlocks } from '../shared/plan.js';
 import { throwIfFailed } from './status.js';
 import type { FindAllOptions, PairResult, U64Input } from '../shared/types.js';
 import { DEFAULT_MAX_PAIRS, checkBlocks, checkDistance, checkMaxPairs, checkOptions } from '../shared/validate.js';
+import { WHOLE_SEARCH, checkWorkSlice, type WorkSlice } from '../shared/work-slice.js';
 
 /**
  * Every pair of positions `left[k] < right[k]` whose fingerprints differ in at most
@@ -20,6 +21,17 @@ import { DEFAULT_MAX_PAIRS, checkBlocks, checkDistance, checkMaxPairs, checkOpti
  * result would exceed `options.maxPairs`.
  */
 export function findAll(fingerprints: U64Input, options: FindAllOptions): PairResult {
+  return findAllSlice(fingerprints, options, WHOLE_SEARCH);
+}
+
+/**
+ * The pairs of {@link findAll} that work slice `slice` reports, sorted by `(left, right)`; the
+ * slices `0..count` are disjoint and make the whole result. `options.maxPairs` bounds this
+ * slice's pairs. Internal: the worker pool runs one slice per worker.
+ *
+ * @throws as {@link findAll}, and a `RangeError` for an invalid slice.
+ */
+export function findAllSlice(fingerprints: U64Input, options: FindAllOptions, slice: WorkSlice): PairResult {
   return withInstance((exports) => {
     const scope = new CallScope(exports);
     try {
@@ -29,6 +41,7 @@ export function findAll(fingerprints: U64Input, options: FindAllOptions): PairRe
       const distance = checkDistance(opts.distance);
       const blocks = opts.blocks === undefined ? undefined : checkBlocks(opts.blocks, distance);
       const maxPairs = opts.maxPairs === undefined ? DEFAULT_MAX_PAIRS : checkMaxPairs(opts.maxPairs);
+      const { index: sliceIndex, count: sliceCount } = checkWorkSlice(slice);
       const result = scope.alloc(16);
       const status = exports.sh_find_all(
         input.ptr,
@@ -36,6 +49,8 @@ export function findAll(fingerprints: U64Input, options: FindAllOptions): PairRe
         distance,
         blocks ?? chooseBlocks(input.length, distance),
         maxPairs,
+        sliceIndex,
+        sliceCount,
         result,
       );
       throwIfFailed(status, 'findAll', maxPairs);

@@ -1,6 +1,7 @@
 /// <reference lib="esnext.disposable" preserve="true" />
 /** Arrays of 64-bit values that live inside the WebAssembly memory. */
 
+import { finalizer } from './finalizer.js';
 import { instanceGeneration, memoryViews, wasm, withInstance } from './loader.js';
 import type { HashArray } from '../shared/types.js';
 import { checkArrayLength } from '../shared/validate.js';
@@ -11,24 +12,55 @@ interface Allocation {
   readonly generation: number;
 }
 
-function release(allocation: Allocation): void {
-  // Memory of an instance dropped after a trap went with it.
-  if (allocation.generation === instanceGeneration()) wasm().sh_free(allocation.ptr, allocation.bytes);
+/**
+ * Byte offset → byte length of every live array of the current instance, so that a view of
+ * WebAssembly memory passed as input can be told from a freed array's kept `.view`, whose bytes
+ * may already belong to something else.
+ */
+const liveRegions = new Map<number, number>();
+let liveGeneration = -1;
+
+function liveRegionsNow(): Map<number, number> {
+  // A trap replaced the instance: its arrays, and their memory, are gone.
+  if (liveGeneration !== instanceGeneration()) {
+    liveRegions.clear();
+    liveGeneration = instanceGeneration();
+  }
+  return liveRegions;
 }
 
-const finalizer = new FinalizationRegistry<Allocation>(release);
+/** Whether bytes `[byteOffset, byteOffset + byteLength)` of the memory lie in one live array. */
+export function isLiveRegion(byteOffset: number, byteLength: number): boolean {
+  const regions = liveRegionsNow();
+  const exact = regions.get(byteOffset);
+  if (exact !== undefined) return byteLength <= exact;
+  for (const [start, length] of regions) {
+    if (byteOffset >= start && byteOffset + byteLength <= start + length) return true;
+  }
+  return false;
+}
+
+function release(allocation: Allocation): void {
+  // Memory of an instance dropped after a trap went with it.
+  if (allocation.generation === instanceGeneration()) {
+    liveRegionsNow().delete(allocation.ptr);
+    wasm().sh_free(allocation.ptr, allocation.bytes);
+  }
+}
+
+const releaseUnfreed = finalizer<Allocation>(release);
 
 /**
  * Allocates `bytes` bytes (8-aligned) in the instance's memory.
  *
  * @throws {RangeError} when the memory cannot grow that far.
  */
-export function allocate(bytes: number): number {
+export function allocate(bytes: number, name: string): number {
   // A wasm32 address space holds at most 4 GiB; a larger request would wrap around.
-  if (bytes > 0xffff_fff0) throw new RangeError(`simhash-wasm: ${bytes} bytes do not fit in WebAssembly memory`);
+  if (bytes > 0xffff_fff0) throw new RangeError(`${name} needs ${bytes} bytes of WebAssembly memory, more than its 4 GiB`);
   return withInstance((exports) => {
     const ptr = exports.sh_alloc(bytes) >>> 0;
-    if (ptr === 0) throw new RangeError(`simhash-wasm: out of WebAssembly memory allocating ${bytes} bytes`);
+    if (ptr === 0) throw new RangeError(`${name} needs ${bytes} bytes of WebAssembly memory, and it is out of memory`);
     return ptr;
   });
 }
@@ -44,9 +76,12 @@ export class WasmHashArray implements HashArray {
     this.length = length;
     const bytes = length * 8;
     // Allocate before reading the generation: allocating may replace a trapped instance.
-    const ptr = length === 0 ? 0 : allocate(bytes);
+    const ptr = length === 0 ? 0 : allocate(bytes, 'length');
     this.#allocation = { ptr, bytes, generation: instanceGeneration() };
-    if (length !== 0) finalizer.register(this, this.#allocation, this);
+    if (length !== 0) {
+      liveRegionsNow().set(ptr, bytes);
+      releaseUnfreed.register(this, this.#allocation);
+    }
   }
 
   get freed(): boolean {
@@ -83,7 +118,7 @@ export class WasmHashArray implements HashArray {
     this.#allocation = null;
     this.#view = null;
     if (allocation.bytes !== 0) {
-      finalizer.unregister(this);
+      releaseUnfreed.unregister(this);
       release(allocation);
     }
   }

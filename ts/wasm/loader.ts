@@ -3,15 +3,18 @@
  * recovery from a trap.
  */
 
-import type { InitSource, InitSyncSource } from '../shared/init-source.js';
+import { checkSourceKind, type InitSource, type InitSyncSource, type ResponseLike, type UrlLike } from '../shared/init-source.js';
+import { describe } from '../shared/validate.js';
 import { wasmBase64 } from './generated/wasm-bytes.js';
 
 /** The ABI this loader speaks; a module reporting another version is refused. */
-export const ABI_VERSION = 1;
+export const ABI_VERSION = 2;
 
 /** The raw exports of the module (see crates/simhash-wasm/src/lib.rs for the contracts). */
 export interface WasmExports {
-  readonly memory: WebAssembly.Memory;
+  // Structural, not `WebAssembly.Memory`: this file's declarations must compile without the DOM
+  // library.
+  readonly memory: { readonly buffer: ArrayBuffer };
   sh_abi_version(): number;
   sh_alloc(bytes: number): number;
   sh_free(ptr: number, bytes: number): void;
@@ -27,7 +30,7 @@ export interface WasmExports {
     out: number,
   ): number;
   sh_hamming_distances(query: bigint, fingerprints: number, len: number, out: number): number;
-  sh_find_all(fingerprints: number, len: number, distance: number, blocks: number, maxPairs: number, result: number): number;
+  sh_find_all(fingerprints: number, len: number, distance: number, blocks: number, maxPairs: number, sliceIndex: number, sliceCount: number, result: number): number;
   sh_pairs_free(result: number): void;
   sh_text_fingerprint_many(
     texts: number,
@@ -42,7 +45,7 @@ export interface WasmExports {
   ): number;
   sh_text_features(text: number, len: number, unit: number, size: number, weighting: number, seed: bigint, result: number): number;
   sh_u64s_free(ptr: number, count: number): void;
-  sh_find_clusters(fingerprints: number, len: number, distance: number, blocks: number, labels: number): number;
+  sh_find_clusters(fingerprints: number, len: number, distance: number, blocks: number, sliceIndex: number, sliceCount: number, labels: number): number;
   sh_index_new(distance: number, blocks: number, handle: number): number;
   sh_index_free(handle: number): void;
   sh_index_answer(handle: number): number;
@@ -67,7 +70,13 @@ let pending: Promise<void> | null = null;
 /** Bumped each time a new instance replaces a trapped one; owned arrays remember theirs. */
 let generation = 0;
 
+/** The inlined module, or an error saying that this build of the package has none. */
 function inlineBytes(): Uint8Array<ArrayBuffer> {
+  if (wasmBase64 === null) {
+    throw new TypeError(
+      'simhash-wasm/slim has no inlined WebAssembly module: call init(source) first with the URL, bytes, Response or WebAssembly.Module of simhash-wasm/simhash.wasm',
+    );
+  }
   const binary = atob(wasmBase64);
   const bytes = new Uint8Array(binary.length);
   for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
@@ -80,26 +89,116 @@ function instantiate(module: WebAssembly.Module): void {
 
 function adopt(module: WebAssembly.Module, instance: WebAssembly.Instance): void {
   const live = instance.exports as unknown as WasmExports;
-  const version = live.sh_abi_version();
+  const version = typeof live.sh_abi_version === 'function' ? live.sh_abi_version() : undefined;
   if (version !== ABI_VERSION) {
-    throw new Error(`simhash-wasm: the WebAssembly module speaks ABI ${version}, this loader ABI ${ABI_VERSION}`);
+    throw new TypeError(
+      version === undefined
+        ? 'simhash-wasm: the WebAssembly module given to init is not simhash-wasm (it has no sh_abi_version export)'
+        : `simhash-wasm: the WebAssembly module speaks ABI ${version}, this loader ABI ${ABI_VERSION}: use the simhash.wasm of the same package version`,
+    );
   }
   compiled = module;
   current = live;
 }
 
+type Bytes = ArrayBuffer | ArrayBufferView;
+
+function isBytes(source: unknown): source is Bytes {
+  return source instanceof ArrayBuffer || ArrayBuffer.isView(source);
+}
+
+function isResponse(source: unknown): source is ResponseLike {
+  return typeof source === 'object' && source !== null && typeof (source as ResponseLike).arrayBuffer === 'function' && 'ok' in source;
+}
+
+function isUrl(source: unknown): source is UrlLike {
+  return typeof source === 'object' && source !== null && typeof (source as UrlLike).href === 'string' && typeof (source as UrlLike).protocol === 'string';
+}
+
+function isThenable(source: unknown): source is PromiseLike<unknown> {
+  return typeof source === 'object' && source !== null && typeof (source as PromiseLike<unknown>).then === 'function';
+}
+
+const SOURCE_RULE = 'a URL (string or URL object), a Response or a promise of one, the bytes of simhash.wasm (ArrayBuffer or typed array) or a WebAssembly.Module';
+
+/** Checks what `init` was given before anything is fetched or compiled. */
+function checkSource(source: unknown): InitSource {
+  checkSourceKind(source, 'init');
+  if (typeof source === 'string' || isBytes(source) || source instanceof WebAssembly.Module || isResponse(source) || isUrl(source) || isThenable(source)) {
+    return source;
+  }
+  throw new TypeError(`init: source must be ${SOURCE_RULE}, got ${describe(source)}`);
+}
+
+/** Copies the bytes of `source`: compiling from a view the caller may change is a race. */
+function ownedBytes(source: Bytes, name: string): Uint8Array<ArrayBuffer> {
+  const view = source instanceof ArrayBuffer ? new Uint8Array(source) : new Uint8Array(source.buffer, source.byteOffset, source.byteLength);
+  if (view.byteLength === 0) throw new TypeError(`${name}: source is empty (0 bytes): it must be the bytes of simhash.wasm`);
+  return view.slice();
+}
+
+/**
+ * Rethrows what the engine says of a module it refused, of the same class, with the cause a user
+ * can act on.
+ */
+function explainCompileError(error: unknown, name: string): never {
+  const message = error instanceof Error ? error.message : String(error);
+  if (/disallowed|not allowed|Content.Security|unsafe-eval/i.test(message)) {
+    const Kind = error instanceof Error ? (error.constructor as ErrorConstructor) : Error;
+    throw new Kind(
+      `${message} (simhash-wasm: this runtime refuses to compile WebAssembly from bytes. ` +
+        "On a page, allow 'wasm-unsafe-eval' in the Content-Security-Policy; in Cloudflare Workers and other runtimes " +
+        "that compile modules ahead of time, import the module (import wasm from 'simhash-wasm/simhash.wasm') and pass it: await init(wasm))",
+      { cause: error },
+    );
+  }
+  if (error instanceof WebAssembly.CompileError) {
+    throw new TypeError(`${name}: source is not a valid WebAssembly module (${message}): it must be the bytes of simhash.wasm`, { cause: error });
+  }
+  throw error;
+}
+
+async function fileBytes(url: UrlLike): Promise<Uint8Array> {
+  // Node's fetch refuses file: URLs. Read the file through Node's own module where there is one,
+  // named at run time so that bundlers for the browser do not try to resolve it.
+  type ReadFile = (path: URL) => Promise<Uint8Array>;
+  const nodeProcess = (globalThis as { process?: { getBuiltinModule?: (id: string) => { readFile: ReadFile } } }).process;
+  const fs = nodeProcess?.getBuiltinModule?.('node:fs/promises');
+  if (fs === undefined) {
+    throw new TypeError(`init: cannot read ${url.href}: file: URLs are read only in Node (20.16 or later); pass the file's bytes instead`);
+  }
+  return fs.readFile(new URL(url.href));
+}
+
 async function compile(source: InitSource): Promise<WebAssembly.Module> {
   if (source instanceof WebAssembly.Module) return source;
-  if (typeof source === 'string' || source instanceof URL) return compile(fetch(source));
-  if (ArrayBuffer.isView(source) || source instanceof ArrayBuffer) return WebAssembly.compile(source);
+  if (isBytes(source)) return compileBytes(ownedBytes(source, 'init'), 'init');
+  if (typeof source === 'string' || isUrl(source)) {
+    const url = isUrl(source) ? source : new URL(source, (globalThis as { location?: { href: string } }).location?.href);
+    if (url.protocol === 'file:') return compileBytes(await fileBytes(url), 'init');
+    return compile(fetch(url.href) as unknown as PromiseLike<ResponseLike>);
+  }
   const response = await source;
+  if (!isResponse(response)) throw new TypeError(`init: source resolved to ${describe(response)}, not a Response`);
   if (!response.ok) {
     throw new Error(`simhash-wasm: fetching the WebAssembly module failed: ${response.status} ${response.statusText}`);
   }
   if (typeof WebAssembly.compileStreaming === 'function' && response.headers.get('content-type') === 'application/wasm') {
-    return WebAssembly.compileStreaming(response);
+    try {
+      return await WebAssembly.compileStreaming(response as unknown as Response);
+    } catch (error) {
+      explainCompileError(error, 'init');
+    }
   }
-  return WebAssembly.compile(await response.arrayBuffer());
+  return compileBytes(new Uint8Array(await response.arrayBuffer()), 'init');
+}
+
+async function compileBytes(bytes: Uint8Array, name: string): Promise<WebAssembly.Module> {
+  try {
+    return await WebAssembly.compile(bytes as Uint8Array<ArrayBuffer>);
+  } catch (error) {
+    explainCompileError(error, name);
+  }
 }
 
 /**
@@ -108,10 +207,20 @@ async function compile(source: InitSource): Promise<WebAssembly.Module> {
  *
  * @param source where the module comes from (default: the copy inlined in this package). Pass
  * a URL or `Response` for the separate `simhash-wasm/simhash.wasm` file (compiled as it
- * streams in), or a `WebAssembly.Module` where compiling from bytes is forbidden. A page's
- * Content-Security-Policy must allow `'wasm-unsafe-eval'` whichever the source.
+ * streams in; `file:` URLs are read from disk in Node), or a `WebAssembly.Module` where
+ * compiling from bytes is forbidden (Cloudflare Workers). A page's Content-Security-Policy must
+ * allow `'wasm-unsafe-eval'` whichever the source.
+ * @throws {TypeError} (as a rejection) when `source` is none of those, even when the module is
+ * already loaded.
  */
 export function init(source?: InitSource): Promise<void> {
+  if (source !== undefined) {
+    try {
+      checkSource(source);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
   if (current !== null) return Promise.resolve();
   pending ??= (async () => {
     // After a trap dropped the instance, the module compiled before serves again: runtimes
@@ -133,10 +242,26 @@ export function init(source?: InitSource): Promise<void> {
  * (older Chromium: above 4 KB): use {@link init} there.
  *
  * @param source the module's bytes or a compiled module (default: the inlined copy).
+ * @throws {TypeError} when `source` is neither, even when the module is already loaded, or
+ * when its bytes are not simhash-wasm's module.
  */
 export function initSync(source?: InitSyncSource): void {
+  checkSourceKind(source, 'initSync');
+  if (source !== undefined && !(isBytes(source) || source instanceof WebAssembly.Module)) {
+    throw new TypeError(`initSync: source must be the bytes of simhash.wasm (ArrayBuffer or typed array) or a WebAssembly.Module, got ${describe(source)}`);
+  }
   if (current !== null) return;
-  const module = source instanceof WebAssembly.Module ? source : new WebAssembly.Module(source ?? inlineBytes());
+  let module: WebAssembly.Module;
+  if (source instanceof WebAssembly.Module) {
+    module = source;
+  } else {
+    try {
+      module = new WebAssembly.Module(source === undefined ? inlineBytes() : ownedBytes(source, 'initSync'));
+    } catch (error) {
+      if (error instanceof TypeError) throw error;
+      explainCompileError(error, 'initSync');
+    }
+  }
   instantiate(module);
 }
 
@@ -147,6 +272,8 @@ export function wasm(): WasmExports {
     instantiate(compiled);
     return current!;
   }
+  // The slim build has nothing to compile: say what to pass, not that compiling failed.
+  if (wasmBase64 === null) inlineBytes();
   try {
     initSync();
   } catch (cause) {

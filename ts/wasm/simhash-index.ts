@@ -1,6 +1,7 @@
 /// <reference lib="esnext.disposable" preserve="true" />
 /** `SimHashIndex` kept in WebAssembly memory, behind an opaque handle. */
 
+import { finalizer } from './finalizer.js';
 import { checkId, checkIds, checkIndexOptions, checkQueryOptions, checkSameLength, freedIndex } from '../shared/index-args.js';
 import { checkIndexBytes, indexFormatError, problemOfStatus } from '../shared/index-format.js';
 import { instanceGeneration, memoryViews, wasm, withInstance, type WasmExports } from './loader.js';
@@ -29,7 +30,7 @@ function release(handle: Handle): void {
   if (handle.generation === instanceGeneration()) wasm().sh_index_free(handle.pointer);
 }
 
-const finalizer = new FinalizationRegistry<Handle>(release);
+const releaseUnfreed = finalizer<Handle>(release);
 
 /** A handle `deserialize` made, for the constructor to adopt; nothing else can make one. */
 class Loaded {
@@ -84,7 +85,7 @@ class WasmSimHashIndex implements SimHashIndexType {
     }
     // A pointer: the i32 it comes back as is negative above 2 GiB.
     this.#answer = wasm().sh_index_answer(this.#handle.pointer) >>> 0;
-    finalizer.register(this, this.#handle, this);
+    releaseUnfreed.register(this, this.#handle);
     this.#policy = blocks === 0 ? new LayoutPolicy(this.distance) : null;
     withInstance((exports) => this.#replan(exports));
   }
@@ -142,7 +143,7 @@ class WasmSimHashIndex implements SimHashIndexType {
       try {
         const values = scope.u64(fingerprints, 'fingerprints');
         checkSameLength(checkedIds, values.length);
-        const idRegion = scope.u32(checkedIds);
+        const idRegion = scope.u32(checkedIds, 'ids');
         throwIfFailed(exports.sh_index_insert_many(pointer, idRegion.ptr, values.ptr, values.length), 'SimHashIndex.addMany');
       } finally {
         scope.release();
@@ -221,7 +222,7 @@ class WasmSimHashIndex implements SimHashIndexType {
     const handle = this.#handle;
     if (handle === null) return;
     this.#handle = null;
-    finalizer.unregister(this);
+    releaseUnfreed.unregister(this);
     release(handle);
   }
 

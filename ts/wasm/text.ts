@@ -37,7 +37,7 @@ function encode(scope: CallScope, live: WasmExports, texts: readonly string[]): 
   let capacity = 0;
   // UTF-8 takes at most 3 bytes per UTF-16 code unit.
   for (const text of texts) capacity += 3 * text.length;
-  const ptr = scope.alloc(capacity);
+  const ptr = scope.alloc(capacity, 'texts');
   const offsets = new Uint32Array(texts.length + 1);
   const u8 = memoryViews(live).u8;
   let written = 0;
@@ -55,7 +55,7 @@ function fingerprintBatch(texts: readonly string[], c: Codes, out: BigUint64Arra
     const scope = new CallScope(live);
     try {
       const { ptr, offsets } = encode(scope, live, texts);
-      const offsetsRegion = scope.u32(offsets);
+      const offsetsRegion = scope.u32(offsets, 'texts');
       const result = scope.alloc(texts.length * 8);
       const status = live.sh_text_fingerprint_many(
         ptr,

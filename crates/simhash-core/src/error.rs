@@ -27,6 +27,8 @@ pub enum Error {
     InvalidShingleSize { size: u32 },
     /// A query asked for a larger distance than the index answers.
     QueryDistanceAboveIndex { distance: u32, index_distance: u32 },
+    /// A work slice whose index is not below its count.
+    InvalidSlice { index: u32, count: u32 },
     /// Bytes that are not a saved index.
     Format(crate::FormatError),
 }
@@ -59,6 +61,9 @@ impl fmt::Display for Error {
                 "query distance {} exceeds the index's distance {}",
                 distance, index_distance
             ),
+            Error::InvalidSlice { index, count } => {
+                write!(f, "slice index must be below the slice count (got index {}, count {})", index, count)
+            }
             Error::Format(problem) => write!(f, "not a saved index: {}", problem),
         }
     }

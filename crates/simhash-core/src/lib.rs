@@ -24,4 +24,7 @@ mod test_rng;
 pub use error::Error;
 pub use fingerprint::{bits_differ, compute, compute_many, compute_many_weighted, compute_weighted, hamming_distances, text, Fold};
 pub use index::{FormatError, Index, Matches};
-pub use search::{binomial, find_all, find_clusters, Layout, Pairs, PermutedTable, Placement, Strategy, MAX_TABLES};
+pub use search::{
+    binomial, find_all, find_all_slice, find_clusters, find_clusters_slice, Layout, Pairs, PermutedTable, Placement, Slice,
+    Strategy, MAX_TABLES,
+};

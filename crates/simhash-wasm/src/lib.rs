@@ -15,11 +15,11 @@
 
 use core::{ptr, slice};
 use simhash_core::text::{TextOptions, Unit, Weighting};
-use simhash_core::{Error, Index, Matches, Strategy};
+use simhash_core::{Error, Index, Matches, Slice, Strategy};
 use std::alloc::{self, Layout};
 
 /// Bumped whenever a signature or a status code changes; the loader refuses other versions.
-pub const ABI_VERSION: u32 = 1;
+pub const ABI_VERSION: u32 = 2;
 
 const OK: i32 = 0;
 
@@ -33,7 +33,7 @@ fn status(error: Error) -> i32 {
         Error::OutOfMemory => 2,
         Error::TooManyPairs { .. } => 3,
         Error::LengthMismatch | Error::InvalidOffsets | Error::TooManyElements => 4,
-        Error::QueryDistanceAboveIndex { .. } => 1,
+        Error::QueryDistanceAboveIndex { .. } | Error::InvalidSlice { .. } => 1,
         Error::Format(problem) => 32 + problem as i32,
     }
 }
@@ -171,9 +171,10 @@ pub unsafe extern "C" fn sh_hamming_distances(query: u64, fingerprints: *const u
     to_status(simhash_core::hamming_distances(query, fingerprints, out))
 }
 
-/// Finds every pair within `distance` bits (`blocks == 0`: compare all pairs directly) and, on
-/// success, writes `[left_ptr, right_ptr, distance_ptr, count]` to `result`. The three arrays
-/// belong to the host until it passes `result` back to [`sh_pairs_free`].
+/// Finds the pairs within `distance` bits (`blocks == 0`: compare all pairs directly) that
+/// work slice `slice_index` of `slice_count` reports (`0, 1`: all of them) and, on success,
+/// writes `[left_ptr, right_ptr, distance_ptr, count]` to `result`. The three arrays belong to
+/// the host until it passes `result` back to [`sh_pairs_free`].
 ///
 /// # Safety
 /// `fingerprints` points to `len` values; `result` to 4 writable `u32`.
@@ -184,12 +185,18 @@ pub unsafe extern "C" fn sh_find_all(
     distance: u32,
     blocks: u32,
     max_pairs: u32,
+    slice_index: u32,
+    slice_count: u32,
     result: *mut u32,
 ) -> i32 {
+    let slice = match Slice::new(slice_index, slice_count) {
+        Ok(slice) => slice,
+        Err(error) => return status(error),
+    };
     // SAFETY: forwarded caller guarantees.
     let (fingerprints, result) = unsafe { (input(fingerprints, len), output(result, 4)) };
     let strategy = if blocks == 0 { Strategy::Direct } else { Strategy::Blocks(blocks) };
-    match simhash_core::find_all(fingerprints, distance, strategy, max_pairs as usize) {
+    match simhash_core::find_all_slice(fingerprints, distance, strategy, max_pairs as usize, slice) {
         Ok(pairs) => {
             result[3] = pairs.left.len() as u32;
             result[0] = Box::into_raw(pairs.left.into_boxed_slice()) as *mut u32 as u32;
@@ -305,7 +312,8 @@ pub unsafe extern "C" fn sh_u64s_free(ptr: *mut u64, count: usize) {
 }
 
 /// Writes to `labels[i]` the smallest position of the component of fingerprint `i` within
-/// `distance` bits (`blocks == 0`: compare directly rather than through tables).
+/// `distance` bits (`blocks == 0`: compare directly rather than through tables), over the pairs
+/// that work slice `slice_index` of `slice_count` finds (`0, 1`: all of them).
 ///
 /// # Safety
 /// `fingerprints` points to `len` values and `labels` to `len` writable `u32`.
@@ -315,12 +323,18 @@ pub unsafe extern "C" fn sh_find_clusters(
     len: usize,
     distance: u32,
     blocks: u32,
+    slice_index: u32,
+    slice_count: u32,
     labels: *mut u32,
 ) -> i32 {
+    let slice = match Slice::new(slice_index, slice_count) {
+        Ok(slice) => slice,
+        Err(error) => return status(error),
+    };
     // SAFETY: forwarded caller guarantees.
     let (fingerprints, labels) = unsafe { (input(fingerprints, len), output(labels, len)) };
     let strategy = if blocks == 0 { Strategy::Direct } else { Strategy::Blocks(blocks) };
-    to_status(simhash_core::find_clusters(fingerprints, distance, strategy, labels))
+    to_status(simhash_core::find_clusters_slice(fingerprints, distance, strategy, slice, labels))
 }
 
 /// An index owned by the host through an opaque pointer, with the buffers its answers are

@@ -3,6 +3,7 @@
 
 use crate::search::strategy::Strategy;
 use crate::search::layout::PermutedTable;
+use crate::search::slice::Slice;
 use crate::search::table_scan::{scan, Member, RunVisitor};
 use crate::search::union_find::UnionFind;
 use crate::Error;
@@ -25,6 +26,24 @@ use crate::Error;
 /// [`Error::TooManyElements`] beyond `u32::MAX` fingerprints; [`Error::DistanceTooLarge`] and
 /// the other layout errors for a bad `(blocks, distance)`; [`Error::OutOfMemory`].
 pub fn find_clusters(fingerprints: &[u64], distance: u32, strategy: Strategy, labels: &mut [u32]) -> Result<(), Error> {
+    find_clusters_slice(fingerprints, distance, strategy, Slice::WHOLE, labels)
+}
+
+/// [`find_clusters`] over the tables of `slice` only: writes to `labels[i]` the smallest position
+/// of `i`'s component in the graph of the pairs within `distance` that share a run in those
+/// tables. Every pair within `distance` shares a run in some table, so joining the labels of the
+/// slices `0..count` of one search (union `i` with `labels[i]` for each slice, then take each
+/// set's smallest position) gives [`find_clusters`]' labels.
+///
+/// # Errors
+/// As [`find_clusters`].
+pub fn find_clusters_slice(
+    fingerprints: &[u64],
+    distance: u32,
+    strategy: Strategy,
+    slice: Slice,
+    labels: &mut [u32],
+) -> Result<(), Error> {
     if fingerprints.len() > u32::MAX as usize {
         return Err(Error::TooManyElements);
     }
@@ -35,7 +54,7 @@ pub fn find_clusters(fingerprints: &[u64], distance: u32, strategy: Strategy, la
         return Err(Error::DistanceTooLarge { distance });
     }
     let mut visitor = GroupVisitor { components: UnionFind::new(labels), distance, groups: Vec::new(), next: Vec::new() };
-    scan(fingerprints, distance, strategy, &mut visitor)?;
+    scan(fingerprints, distance, strategy, slice, &mut visitor)?;
     visitor.components.into_labels();
     Ok(())
 }
@@ -208,5 +227,33 @@ mod tests {
             find_clusters(&v, 3, Strategy::Blocks(3), &mut labels),
             Err(Error::BlocksNotAboveDistance { blocks: 3, distance: 3 })
         );
+    }
+
+    #[test]
+    fn joined_slice_labels_make_the_whole() {
+        let mut rng = Rng::new(13);
+        for (strategy, distance) in [(Strategy::Blocks(5), 3), (Strategy::Blocks(12), 10), (Strategy::Blocks(2), 1), (Strategy::Direct, 2)] {
+            let tables = match strategy {
+                Strategy::Blocks(blocks) => crate::Layout::new(blocks, distance).unwrap().tables().len() as u32,
+                Strategy::Direct => 1,
+            };
+            for v in [chained(&mut rng, 700, distance), (0..700).map(|_| rng.next()).collect::<Vec<u64>>()] {
+                let whole = clusters(&v, distance, strategy);
+                for count in [1, 2, 3, 5, tables, tables + 2] {
+                    let mut joined = vec![0u32; v.len()];
+                    let mut components = UnionFind::new(&mut joined);
+                    for index in 0..count {
+                        let mut labels = vec![0u32; v.len()];
+                        find_clusters_slice(&v, distance, strategy, Slice::new(index, count).unwrap(), &mut labels).unwrap();
+                        for (i, &label) in labels.iter().enumerate() {
+                            assert!(label as usize <= i);
+                            components.union(i as u32, label);
+                        }
+                    }
+                    components.into_labels();
+                    assert_eq!(joined, whole, "{:?} count {}", strategy, count);
+                }
+            }
+        }
     }
 }

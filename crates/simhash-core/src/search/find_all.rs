@@ -4,6 +4,7 @@ use crate::fingerprint::bits_differ;
 use crate::memory::zeroed;
 use crate::search::layout::PermutedTable;
 use crate::search::radix::sort_by_bits;
+use crate::search::slice::Slice;
 use crate::search::strategy::Strategy;
 use crate::search::table_scan::{position_bits, scan, Member, RunVisitor};
 use crate::Error;
@@ -39,15 +40,33 @@ pub struct Pairs {
 ///
 /// [`Layout::new`]: crate::Layout::new
 pub fn find_all(fingerprints: &[u64], distance: u32, strategy: Strategy, max_pairs: usize) -> Result<Pairs, Error> {
-    find_all_storing(fingerprints, distance, strategy, max_pairs, STORED_BEFORE_COUNTING)
+    find_all_slice(fingerprints, distance, strategy, max_pairs, Slice::WHOLE)
 }
 
-/// [`find_all`] storing at most `store_limit` pairs before it only counts them.
+/// The pairs of [`find_all`] that the tables of `slice` report, sorted by `(left, right)`:
+/// those whose first colliding table belongs to the slice. The results of the slices `0..count`
+/// of one search are disjoint and together make the whole result, so workers can each run one
+/// and the caller merges them by a sort. `max_pairs` bounds this slice's pairs only.
+///
+/// # Errors
+/// As [`find_all`].
+pub fn find_all_slice(
+    fingerprints: &[u64],
+    distance: u32,
+    strategy: Strategy,
+    max_pairs: usize,
+    slice: Slice,
+) -> Result<Pairs, Error> {
+    find_all_storing(fingerprints, distance, strategy, max_pairs, slice, STORED_BEFORE_COUNTING)
+}
+
+/// [`find_all_slice`] storing at most `store_limit` pairs before it only counts them.
 fn find_all_storing(
     fingerprints: &[u64],
     distance: u32,
     strategy: Strategy,
     max_pairs: usize,
+    slice: Slice,
     store_limit: usize,
 ) -> Result<Pairs, Error> {
     if fingerprints.len() > u32::MAX as usize {
@@ -58,14 +77,14 @@ fn find_all_storing(
     }
     let position_bits = position_bits(fingerprints.len());
     let mut sink = PairSink::new(max_pairs, store_limit.min(max_pairs), position_bits);
-    scan(fingerprints, distance, strategy, &mut PairVisitor { sink: &mut sink, distance })?;
+    scan(fingerprints, distance, strategy, slice, &mut PairVisitor { sink: &mut sink, distance })?;
     if !sink.storing {
         // Every pair fits under max_pairs but not under the storage bound: find them again, now
         // that their number is known.
         let count = sink.count as usize;
         sink = PairSink::new(count, count, position_bits);
         sink.packed.try_reserve_exact(count).map_err(|_| Error::OutOfMemory)?;
-        scan(fingerprints, distance, strategy, &mut PairVisitor { sink: &mut sink, distance })?;
+        scan(fingerprints, distance, strategy, slice, &mut PairVisitor { sink: &mut sink, distance })?;
     }
     sink.finish(fingerprints)
 }
@@ -259,13 +278,42 @@ mod tests {
         assert!(expected.left.len() > 20);
         for store_limit in [0, 1, 5, expected.left.len() - 1, expected.left.len()] {
             for strategy in [Strategy::Blocks(5), Strategy::Direct] {
-                let got = find_all_storing(&v, 3, strategy, usize::MAX, store_limit).unwrap();
+                let got = find_all_storing(&v, 3, strategy, usize::MAX, Slice::WHOLE, store_limit).unwrap();
                 assert_eq!(got, expected, "store limit {}", store_limit);
-                let exact = find_all_storing(&v, 3, strategy, expected.left.len(), store_limit).unwrap();
+                let exact = find_all_storing(&v, 3, strategy, expected.left.len(), Slice::WHOLE, store_limit).unwrap();
                 assert_eq!(exact, expected);
-                let over = find_all_storing(&v, 3, strategy, expected.left.len() - 1, store_limit);
+                let over = find_all_storing(&v, 3, strategy, expected.left.len() - 1, Slice::WHOLE, store_limit);
                 assert_eq!(over, Err(Error::TooManyPairs { max_pairs: expected.left.len() as u64 - 1 }));
             }
         }
+    }
+
+    #[test]
+    fn slices_are_disjoint_and_make_the_whole() {
+        let mut rng = Rng::new(21);
+        for (strategy, distance) in [(Strategy::Blocks(5), 3), (Strategy::Blocks(4), 1), (Strategy::Blocks(12), 10), (Strategy::Direct, 4)] {
+            let tables = match strategy {
+                Strategy::Blocks(blocks) => crate::Layout::new(blocks, distance).unwrap().tables().len() as u32,
+                Strategy::Direct => 1,
+            };
+            for v in [planted(&mut rng, 600, distance), (0..600).map(|_| rng.next()).collect::<Vec<u64>>()] {
+                let whole = find_all(&v, distance, strategy, usize::MAX).unwrap();
+                for count in [1, 2, 3, 7, tables, tables + 3] {
+                    let mut union: Vec<(u32, u32)> = Vec::new();
+                    for index in 0..count {
+                        let part = find_all_slice(&v, distance, strategy, usize::MAX, Slice::new(index, count).unwrap()).unwrap();
+                        assert!(as_tuples(&part).windows(2).all(|w| w[0] < w[1]));
+                        union.extend(as_tuples(&part));
+                    }
+                    union.sort_unstable();
+                    // Sorting the concatenation leaves no duplicate only if the slices were disjoint.
+                    assert_eq!(union, as_tuples(&whole), "{:?} count {}", strategy, count);
+                }
+            }
+        }
+        assert_eq!(
+            find_all_slice(&[1, 2], 0, Strategy::Direct, 10, Slice::new(1, 2).unwrap()).unwrap(),
+            Pairs::default()
+        );
     }
 }

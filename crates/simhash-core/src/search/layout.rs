@@ -12,8 +12,10 @@
 
 use crate::Error;
 
-/// Most tables a layout may have: the set-up of more would dominate any search.
-pub const MAX_TABLES: u64 = 1 << 16;
+/// Most tables a layout may have. Each table costs a pass over the input (and, in an index, a
+/// directory) whatever the input's size, so this bounds the work a layout read from untrusted
+/// bytes can cause; the planner never chooses more.
+pub const MAX_TABLES: u64 = 1 << 12;
 
 /// One block's place in a permuted value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -224,6 +226,10 @@ mod tests {
         assert_eq!(Layout::new(65, 3), Err(Error::TooManyBlocks { blocks: 65 }));
         assert_eq!(Layout::new(0, 0), Err(Error::BlocksNotAboveDistance { blocks: 0, distance: 0 }));
         assert_eq!(Layout::new(64, 32), Err(Error::TooManyTables { blocks: 64, distance: 32 }));
+        // Table counts that would make the set-up alone cost seconds.
+        assert_eq!(Layout::new(25, 5), Err(Error::TooManyTables { blocks: 25, distance: 5 }));
+        assert_eq!(Layout::new(64, 3), Err(Error::TooManyTables { blocks: 64, distance: 3 }));
+        assert!(Layout::new(30, 3).is_ok(), "C(30, 3) = 4060 tables is within the bound");
         assert_eq!(Layout::new(64, 65), Err(Error::DistanceTooLarge { distance: 65 }));
     }
 

@@ -9,11 +9,13 @@ mod clusters;
 mod find_all;
 pub(crate) mod layout;
 pub(crate) mod radix;
+mod slice;
 mod strategy;
 mod table_scan;
 mod union_find;
 
-pub use clusters::find_clusters;
-pub use find_all::{find_all, Pairs};
+pub use clusters::{find_clusters, find_clusters_slice};
+pub use find_all::{find_all, find_all_slice, Pairs};
 pub use layout::{binomial, Layout, PermutedTable, Placement, MAX_TABLES};
+pub use slice::Slice;
 pub use strategy::Strategy;

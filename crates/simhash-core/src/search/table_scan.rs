@@ -5,6 +5,7 @@
 use crate::memory::zeroed;
 use crate::search::layout::{Layout, PermutedTable};
 use crate::search::radix::RadixSort;
+use crate::search::slice::Slice;
 use crate::search::strategy::Strategy;
 use crate::Error;
 
@@ -21,9 +22,11 @@ pub(crate) trait RunVisitor {
     fn visit(&mut self, run: &[Member], table: Option<&PermutedTable>) -> Result<(), Error>;
 }
 
-/// Runs the scan of `strategy` over `fingerprints`, visiting every run. Every pair within
-/// `distance` bits shares a run at least once (in the first table whose leading blocks it agrees
-/// on, possibly in later ones too); runs may also hold fingerprints farther apart.
+/// Runs the scan of `strategy` over `fingerprints`, visiting every run of the tables in
+/// `slice`. Over the whole search, every pair within `distance` bits shares a run at least once
+/// (in the first table whose leading blocks it agrees on, possibly in later ones too); runs may
+/// also hold fingerprints farther apart. The direct strategy is one unit: slice index 0 visits
+/// its run, the others nothing.
 ///
 /// # Errors
 /// The [`Layout::new`] errors for a bad `(blocks, distance)`; [`Error::OutOfMemory`]; whatever
@@ -32,13 +35,15 @@ pub(crate) fn scan(
     fingerprints: &[u64],
     distance: u32,
     strategy: Strategy,
+    slice: Slice,
     visitor: &mut dyn RunVisitor,
 ) -> Result<(), Error> {
     match strategy {
-        Strategy::Direct => direct(fingerprints, visitor),
+        Strategy::Direct if slice.includes(0) => direct(fingerprints, visitor),
+        Strategy::Direct => Ok(()),
         Strategy::Blocks(blocks) => {
             let layout = Layout::new(blocks, distance)?;
-            tables(fingerprints, &layout, visitor)
+            tables(fingerprints, &layout, slice, visitor)
         }
     }
 }
@@ -58,7 +63,7 @@ fn direct(fingerprints: &[u64], visitor: &mut dyn RunVisitor) -> Result<(), Erro
     visitor.visit(&run, None)
 }
 
-fn tables(fingerprints: &[u64], layout: &Layout, visitor: &mut dyn RunVisitor) -> Result<(), Error> {
+fn tables(fingerprints: &[u64], layout: &Layout, slice: Slice, visitor: &mut dyn RunVisitor) -> Result<(), Error> {
     let n = fingerprints.len();
     if n < 2 {
         return Ok(());
@@ -66,7 +71,7 @@ fn tables(fingerprints: &[u64], layout: &Layout, visitor: &mut dyn RunVisitor) -
     let position_bits = position_bits(n);
     let mut sorted = Sorted::default();
     let mut bucketed = Bucketed::default();
-    for table in layout.tables() {
+    for table in layout.tables().iter().enumerate().filter(|&(unit, _)| slice.includes(unit)).map(|(_, t)| t) {
         // Only the top `sorted_bits` of the prefix group fingerprints: enough that a group holds
         // few fingerprints that differ further down the prefix (about n / 8 extra candidates
         // for uniform data, which the visitors reject); grouping on the rest would cost more
