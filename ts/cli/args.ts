@@ -41,7 +41,8 @@ export interface DedupOptions {
   readonly json: boolean;
   /** Set when every input is JSON Lines rather than one document per file. */
   readonly jsonl: JsonLinesFormat | undefined;
-<<<<<<< HEAD
+  /** Largest document read whole, in bytes; larger inputs are skipped and reported. */
+  readonly maxBytes: number;
   /** Set to dedup against a shared index in Redis (`--redis URL [--index NAME]`). */
   readonly redis: SharedIndex | undefined;
 }
@@ -56,10 +57,6 @@ export interface SharedIndex {
 
 /** Index name `--redis` uses without `--index`. */
 export const DEFAULT_INDEX = 'dedup';
-=======
-  /** Largest document read whole, in bytes; larger inputs are skipped and reported. */
-  readonly maxBytes: number;
-}
 
 /**
  * Largest file read as one document unless `--max-bytes` says otherwise. Reading holds the bytes,
@@ -71,7 +68,6 @@ export const DEFAULT_MAX_BYTES = 64 * 1024 * 1024;
 
 /** Past this a document's text would not fit in one JavaScript string. */
 const MAX_MAX_BYTES = 512 * 1024 * 1024;
->>>>>>> main
 
 /** What the command line asks for. */
 export type Command =
@@ -93,12 +89,9 @@ const OPTIONS = {
   jsonl: { type: 'boolean' },
   field: { type: 'string' },
   id: { type: 'string' },
-<<<<<<< HEAD
+  'max-bytes': { type: 'string' },
   redis: { type: 'string' },
   index: { type: 'string' },
-=======
-  'max-bytes': { type: 'string' },
->>>>>>> main
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const;
@@ -142,11 +135,8 @@ export function parseCommandLine(argv: readonly string[]): Command {
         values.jsonl === true
           ? { field: nonEmpty(values.field ?? 'text', '--field'), id: values.id === undefined ? undefined : nonEmpty(values.id, '--id') }
           : undefined,
-<<<<<<< HEAD
-      redis: values.redis === undefined ? undefined : { url: values.redis, index: indexName(values.index ?? DEFAULT_INDEX) },
-=======
       maxBytes: values['max-bytes'] === undefined ? DEFAULT_MAX_BYTES : byteSize(values['max-bytes'], '--max-bytes', 1, MAX_MAX_BYTES),
->>>>>>> main
+      redis: values.redis === undefined ? undefined : { url: values.redis, index: indexName(values.index ?? DEFAULT_INDEX) },
     },
   };
 }
