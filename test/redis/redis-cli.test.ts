@@ -117,6 +117,21 @@ describe('dedup --redis', () => {
     expect(report.groups.every((group) => group.members[0]!.distance === 0)).toBe(true);
   }, 120_000);
 
+  it('runs the example crawler loop', () => {
+    const name = uniqueName('crawler');
+    const run = (): string => spawnSync(process.execPath, [join(root, 'examples', 'crawler-redis.mjs'), servers().url, name], { encoding: 'utf8', timeout: 60_000 }).stdout;
+    const first = run().split('\n');
+    expect(first[0]).toMatch(/^page (\d+): new$/);
+    const original = /^page (\d+)/.exec(first[0]!)![1];
+    expect(first[1]).toMatch(new RegExp(`^page \\d+: near-duplicate of ${original} \\(\\d bits apart\\)$`));
+    expect(first[2]).toMatch(/: new$/);
+    expect(first[3]).toBe(`3 pages in index '${name}'`);
+    // A second crawler finds every page of the first.
+    const second = run().split('\n');
+    expect(second.slice(0, 3).every((line) => / near-duplicate of \d+ \(0 bits apart\)$/.test(line))).toBe(true);
+    expect(second[3]).toBe(`6 pages in index '${name}'`);
+  });
+
   it('refuses --index without --redis, and a URL that is not redis://', () => {
     const noUrl = runSync([all, '--index', 'x']);
     expect(noUrl.status).toBe(2);
