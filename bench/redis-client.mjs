@@ -25,8 +25,9 @@ function probe(k, total) {
 
 const client = await connectRedis(job.url);
 const index = await RedisSimHashIndex.open({ client, name: job.name, replicas: job.replicas ?? 0 });
-const result = { op: job.op, items: 0, ms: 0, latencies: /** @type {number[]} */ ([]), hits: 0 };
+const result = { op: job.op, items: 0, ms: 0, cpuMs: 0, latencies: /** @type {number[]} */ ([]), hits: 0 };
 const start = performance.now();
+const cpuStart = process.cpuUsage();
 if (job.op === 'add') {
   for (let at = job.first; at < job.first + job.count; at += job.batch) {
     const n = Math.min(job.batch, job.first + job.count - at);
@@ -67,6 +68,8 @@ if (job.op === 'add') {
   }
 }
 result.ms = performance.now() - start;
+const cpu = process.cpuUsage(cpuStart);
+result.cpuMs = (cpu.user + cpu.system) / 1000;
 index.close();
 client.disconnect();
 process.stdout.write(`${JSON.stringify(result)}\n`);

@@ -11,7 +11,7 @@
 
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { cpus, totalmem } from 'node:os';
+import { cpus, loadavg, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { RedisServers } from '../scripts/redis-servers.mjs';
 import { connectRedis, RedisSimHashIndex } from '../dist/esm/redis/index.js';
@@ -49,13 +49,37 @@ async function parallel(count, job) {
   const items = results.reduce((sum, r) => sum + r.items, 0);
   const ms = Math.max(...results.map((r) => r.ms));
   const latencies = results.flatMap((r) => r.latencies).sort((a, b) => a - b);
-  return { items, perSecond: (items / ms) * 1000, ...percentiles(latencies), hits: results.reduce((sum, r) => sum + r.hits, 0) };
+  const clientCpuMs = results.reduce((sum, r) => sum + r.cpuMs, 0);
+  return { items, perSecond: (items / ms) * 1000, ...percentiles(latencies), hits: results.reduce((sum, r) => sum + r.hits, 0), clientCpuMs };
 }
 
 /** @param {number[]} sorted */
 function percentiles(sorted) {
   if (sorted.length === 0) return {};
   return { medianMs: sorted[Math.floor(sorted.length / 2)], p99Ms: sorted[Math.floor(sorted.length * 0.99)] };
+}
+
+/** CPU seconds every server has used so far. @param {RedisServers} servers */
+async function serversCpu(servers) {
+  const used = await Promise.all(
+    servers.nodes.map(async (node) => {
+      const info = await node.cli('INFO', 'cpu');
+      return Number(/used_cpu_sys:([\d.]+)/.exec(info)?.[1] ?? 0) + Number(/used_cpu_user:([\d.]+)/.exec(info)?.[1] ?? 0);
+    }),
+  );
+  return used.reduce((a, b) => a + b, 0);
+}
+
+/**
+ * Runs `measure` and adds the CPU time it cost per item, in the clients and in the servers:
+ * figures that do not depend on how busy the machine was, unlike the rates.
+ * @param {RedisServers} servers @param {() => Promise<any>} measure
+ */
+async function withCpu(servers, measure) {
+  const before = await serversCpu(servers);
+  const result = await measure();
+  const serverUs = ((await serversCpu(servers)) - before) * 1e6 / result.items;
+  return { ...result, cpu: `CPU ${(result.clientCpuMs * 1000 / result.items).toFixed(0)} µs client + ${serverUs.toFixed(0)} µs servers per item` };
 }
 
 /** Sum of used_memory over the masters. @param {RedisServers} servers */
@@ -82,7 +106,10 @@ const row = (section, what, figure, note = '') => {
 const rate = (n) => `${Math.round(n).toLocaleString('en')}/s`;
 const ms = (n) => `${n.toFixed(2)} ms`;
 
-console.log(`Node ${process.version}, ${cpus().length} × ${cpus()[0]?.model}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB; ${execFileSync('redis-server', ['--version'], { encoding: 'utf8' }).trim()}`);
+const machine = `Node ${process.version}, ${cpus().length} × ${cpus()[0]?.model}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB; ${execFileSync('redis-server', ['--version'], { encoding: 'utf8' }).trim()}`;
+// Other work on the machine takes CPU from the servers and clients: say how much there was.
+const load = () => loadavg()[0]?.toFixed(1);
+console.log(`${machine}; load average ${load()}`);
 
 // 1. One server: ours against datasketch.
 {
@@ -90,10 +117,10 @@ console.log(`Node ${process.version}, ${cpus().length} × ${cpus()[0]?.model}, $
   try {
     const n = quick ? 5000 : 20_000;
     await create(servers.url, 'one', 3, n);
-    const add = await parallel(1, { url: servers.url, name: 'one', op: 'add', count: n, batch: 1000 });
-    const one = await parallel(1, { url: servers.url, name: 'one', op: 'query', count: 0, concurrency: 1, seconds, total: n });
-    row('one server, d=3', `addMany (batches of 1000), ${n.toLocaleString('en')} entries`, rate(add.perSecond));
-    row('one server, d=3', 'query, one at a time', rate(one.perSecond), `median ${ms(one.medianMs)}, p99 ${ms(one.p99Ms)}`);
+    const add = await withCpu(servers, () => parallel(1, { url: servers.url, name: 'one', op: 'add', count: n, batch: 1000 }));
+    const one = await withCpu(servers, () => parallel(1, { url: servers.url, name: 'one', op: 'query', count: 0, concurrency: 1, seconds, total: n }));
+    row('one server, d=3', `addMany (batches of 1000), ${n.toLocaleString('en')} entries`, rate(add.perSecond), add.cpu);
+    row('one server, d=3', 'query, one at a time', rate(one.perSecond), `median ${ms(one.medianMs)}, p99 ${ms(one.p99Ms)}; ${one.cpu}`);
     let python;
     try {
       python = execFileSync(process.execPath, [`${root}scripts/setup-datasketch.mjs`], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim();
@@ -127,16 +154,16 @@ console.log(`Node ${process.version}, ${cpus().length} × ${cpus()[0]?.model}, $
       const section = `cluster 3+3, d=${distance}`;
       const before = await mastersMemory(servers);
       const blocks = await create(servers.url, name, distance, n);
-      const add = await parallel(CLIENTS, { url: servers.url, name, op: 'add', count: n, batch: 10_000, replicas: 1 });
+      const add = await withCpu(servers, () => parallel(CLIENTS, { url: servers.url, name, op: 'add', count: n, batch: 10_000, replicas: 1 }));
       const after = await mastersMemory(servers);
-      row(section, `addMany, ${CLIENTS} processes, ${n.toLocaleString('en')} entries`, rate(add.perSecond), `blocks ${blocks}, WAIT 1 replica`);
+      row(section, `addMany, ${CLIENTS} processes, ${n.toLocaleString('en')} entries`, rate(add.perSecond), `blocks ${blocks}, WAIT 1 replica; ${add.cpu}`);
       row(section, 'memory per entry (masters; replicas hold as much)', `${((after - before) / n).toFixed(0)} B`);
-      const many = await parallel(CLIENTS, { url: servers.url, name, op: 'queryMany', count: 0, batch: 1000, seconds, total: n });
-      row(section, `queryMany (batches of 1000), ${CLIENTS} processes`, rate(many.perSecond), `${many.hits} hits`);
-      const each = await parallel(CLIENTS, { url: servers.url, name, op: 'query', count: 0, concurrency: 16, seconds, total: n });
-      row(section, `query, ${CLIENTS} processes × 16 in flight`, rate(each.perSecond), `median ${ms(each.medianMs)}, p99 ${ms(each.p99Ms)}`);
-      const one = await parallel(1, { url: servers.url, name, op: 'query', count: 0, concurrency: 1, seconds, total: n });
-      row(section, 'query, one client, one at a time', rate(one.perSecond), `median ${ms(one.medianMs)}, p99 ${ms(one.p99Ms)}`);
+      const many = await withCpu(servers, () => parallel(CLIENTS, { url: servers.url, name, op: 'queryMany', count: 0, batch: distance > 5 ? 50 : 1000, seconds, total: n }));
+      row(section, `queryMany (batches of ${distance > 5 ? 50 : 1000}), ${CLIENTS} processes`, rate(many.perSecond), `${many.hits} hits; ${many.cpu}`);
+      const each = await withCpu(servers, () => parallel(CLIENTS, { url: servers.url, name, op: 'query', count: 0, concurrency: 16, seconds, total: n }));
+      row(section, `query, ${CLIENTS} processes × 16 in flight`, rate(each.perSecond), `median ${ms(each.medianMs)}, p99 ${ms(each.p99Ms)}; ${each.cpu}`);
+      const one = await withCpu(servers, () => parallel(1, { url: servers.url, name, op: 'query', count: 0, concurrency: 1, seconds, total: n }));
+      row(section, 'query, one client, one at a time', rate(one.perSecond), `median ${ms(one.medianMs)}, p99 ${ms(one.p99Ms)}; ${one.cpu}`);
     }
   } finally {
     await servers.stop();
@@ -145,5 +172,6 @@ console.log(`Node ${process.version}, ${cpus().length} × ${cpus()[0]?.model}, $
 
 mkdirSync(`${root}bench/results`, { recursive: true });
 const file = `${root}bench/results/redis-${new Date().toISOString().replace(/[:.]/g, '-')}.json`;
-writeFileSync(file, `${JSON.stringify({ node: process.version, quick, rows }, null, 2)}\n`);
+console.log(`load average at the end ${load()}`);
+writeFileSync(file, `${JSON.stringify({ machine, quick, rows }, null, 2)}\n`);
 console.log(`written to ${file}`);

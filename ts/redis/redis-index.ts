@@ -46,18 +46,26 @@ export interface RedisSimHashIndexOptions {
   replicaTimeout?: number;
 }
 
-/** Hash tags keys spread over: enough that 3 to 16 masters each get several. */
-const GROUPS = 64;
+/**
+ * Hash tags keys spread over on a cluster: enough that 3 to 16 masters each get several. On one
+ * server tags do not matter, and one tag lets an operation make one script call per step.
+ */
+const CLUSTER_GROUPS = 64;
 /** Members a bucket should hold at `capacity`: within Redis's default compact-encoding limit. */
 const MEMBERS_PER_BUCKET = 64;
 /** Ids a record hash should hold at `capacity`. */
 const IDS_PER_RECORD = 64;
 /** Largest table count considered when choosing blocks: each table costs a write per entry. */
-const MAX_TABLES = 64;
+const MAX_TABLES = 128;
 /** Entries written per round of script calls, so a huge `addMany` never builds one huge reply. */
 const WRITE_CHUNK = 16384;
-/** Queries probed per round of script calls. */
+/** Most queries probed per round of script calls. */
 const QUERY_CHUNK = 4096;
+/**
+ * Table members one round of query calls should bring back at most, expected: bounds the reply
+ * sizes and how long one script holds a server (large distances have many candidates).
+ */
+const MEMBERS_PER_ROUND = 1 << 18;
 const NAME_RULE = /^[^{}\s]{1,100}$/;
 
 /**
@@ -83,6 +91,8 @@ export class RedisSimHashIndex {
   readonly #geometry: Geometry;
   readonly #replicas: number;
   readonly #replicaTimeout: number;
+  /** Queries per round of calls, from the expected candidates per query at the sized capacity. */
+  readonly #queryChunk: number;
   #closed = false;
 
   private constructor(name: string, client: Redis | Cluster, description: Description, replicas: number, replicaTimeout: number) {
@@ -93,6 +103,9 @@ export class RedisSimHashIndex {
     this.blocks = description.blocks;
     this.#replicas = replicas;
     this.#replicaTimeout = replicaTimeout;
+    const sized = MEMBERS_PER_BUCKET * 2 ** description.bucketBits;
+    const expected = description.blocks === 0 ? sized : planTables({ n: sized, distance: description.distance, blocks: description.blocks }).candidatesPerQuery;
+    this.#queryChunk = Math.max(1, Math.min(QUERY_CHUNK, Math.floor(MEMBERS_PER_ROUND / Math.max(1, expected))));
   }
 
   /**
@@ -112,7 +125,7 @@ export class RedisSimHashIndex {
     const distance = opts.distance === undefined ? undefined : checkDistance(opts.distance);
     const blocks = opts.blocks === undefined ? undefined : checkBlocks(opts.blocks, distance ?? 64);
 
-    const wanted = distance === undefined ? undefined : describeNew(distance, blocks, capacity);
+    const wanted = distance === undefined ? undefined : describeNew(distance, blocks, capacity, isCluster(client) ? CLUSTER_GROUPS : 1);
     const fields = wanted === undefined ? [] : Object.entries(wanted).flatMap(([key, value]) => [key, String(value)]);
     let reply: unknown;
     try {
@@ -161,8 +174,10 @@ export class RedisSimHashIndex {
     for (let k = 0; k < checkedIds.length; k++) last.set(checkedIds[k]!, values[k]!);
     const unique = Uint32Array.from(last.keys());
     const uniqueValues = halves(BigUint64Array.from(last.values()));
-    for (let start = 0; start < unique.length; start += WRITE_CHUNK) {
-      await this.#write('addMany', unique.subarray(start, start + WRITE_CHUNK), uniqueValues.subarray(2 * start, 2 * (start + WRITE_CHUNK)));
+    // Many tables (large distances) mean many members per entry: fewer entries per round.
+    const chunk = Math.max(256, Math.min(WRITE_CHUNK, Math.floor(MEMBERS_PER_ROUND / this.#geometry.tables.length)));
+    for (let start = 0; start < unique.length; start += chunk) {
+      await this.#write('addMany', unique.subarray(start, start + chunk), uniqueValues.subarray(2 * start, 2 * (start + chunk)));
     }
   }
 
@@ -215,8 +230,9 @@ export class RedisSimHashIndex {
     // A copy: the input may be a view of WebAssembly memory that grows while Redis answers.
     const split = halves(values);
     const perQuery: { ids: number[]; distances: number[] }[] = [];
-    for (let start = 0; start < values.length; start += QUERY_CHUNK) {
-      perQuery.push(...(await this.#queryChunk(split.subarray(2 * start, 2 * (start + QUERY_CHUNK)), distance, limit)));
+    const chunk = this.#queryChunk;
+    for (let start = 0; start < values.length; start += chunk) {
+      perQuery.push(...(await this.#probe(split.subarray(2 * start, 2 * (start + chunk)), distance, limit)));
     }
     const total = perQuery.reduce((sum, found) => sum + found.ids.length, 0);
     const offsets = new Uint32Array(values.length + 1);
@@ -288,7 +304,7 @@ export class RedisSimHashIndex {
     return stray.length;
   }
 
-  async #queryChunk(values: Uint32Array, distance: number, limit: number): Promise<{ ids: number[]; distances: number[] }[]> {
+  async #probe(values: Uint32Array, distance: number, limit: number): Promise<{ ids: number[]; distances: number[] }[]> {
     const geometry = this.#geometry;
     const tables = geometry.tables;
     const count = values.length / 2;
@@ -452,14 +468,14 @@ function halves(values: BigUint64Array): Uint32Array {
 }
 
 /** The stored description for a new index of `distance`. */
-function describeNew(distance: number, blocks: number | undefined, capacity: number): Description {
+function describeNew(distance: number, blocks: number | undefined, capacity: number, groups: number): Description {
   const chosen = blocks ?? chooseBlocks(capacity, distance);
   return {
     distance,
     blocks: chosen,
     bucketBits: Math.max(0, Math.ceil(Math.log2(capacity / MEMBERS_PER_BUCKET))),
     recordBits: Math.max(6, Math.min(24, Math.ceil(Math.log2(capacity / IDS_PER_RECORD)))),
-    groups: GROUPS,
+    groups,
   };
 }
 
