@@ -148,7 +148,7 @@ function explainCompileError(error: unknown, name: string): never {
     throw new Kind(
       `${message} (simhash-wasm: this runtime refuses to compile WebAssembly from bytes. ` +
         "On a page, allow 'wasm-unsafe-eval' in the Content-Security-Policy; in Cloudflare Workers and other runtimes " +
-        "that compile modules ahead of time, import the module (import wasm from 'simhash-wasm/simhash.wasm') and pass it: await init(wasm))",
+        "that compile modules ahead of time, import simhash-wasm/simhash.wasm as a module and pass it: await init(module))",
       { cause: error },
     );
   }
@@ -160,10 +160,11 @@ function explainCompileError(error: unknown, name: string): never {
 
 async function fileBytes(url: UrlLike): Promise<Uint8Array> {
   // Node's fetch refuses file: URLs. Read the file through Node's own module where there is one,
-  // named at run time so that bundlers for the browser do not try to resolve it.
+  // looked up at run time (and without the node: prefix, which browser bundlers flag) so that
+  // bundles for the browser carry no Node import.
   type ReadFile = (path: URL) => Promise<Uint8Array>;
   const nodeProcess = (globalThis as { process?: { getBuiltinModule?: (id: string) => { readFile: ReadFile } } }).process;
-  const fs = nodeProcess?.getBuiltinModule?.('node:fs/promises');
+  const fs = nodeProcess?.getBuiltinModule?.('fs/promises');
   if (fs === undefined) {
     throw new TypeError(`init: cannot read ${url.href}: file: URLs are read only in Node (20.16 or later); pass the file's bytes instead`);
   }
