@@ -27,8 +27,8 @@ export interface RedisSimHashIndexOptions {
    */
   distance?: number;
   /**
-   * Blocks of the permuted tables (`distance < blocks <= 64`), fixed at creation. Default: the
-   * fewest tables whose expected candidates per query at `capacity` stay small (see the README).
+   * Blocks of the permuted tables (`distance < blocks <= 64`, at most 128 tables), fixed at
+   * creation; needs `distance`. Default: chosen for `capacity` (see the README).
    */
   blocks?: number;
   /**
@@ -123,7 +123,12 @@ export class RedisSimHashIndex {
     const replicaTimeout = optionalInteger(opts.replicaTimeout, 'replicaTimeout', 1, 3_600_000, 2000);
     const capacity = optionalInteger(opts.capacity, 'capacity', 1, 2 ** 32, 1_000_000);
     const distance = opts.distance === undefined ? undefined : checkDistance(opts.distance);
-    const blocks = opts.blocks === undefined ? undefined : checkBlocks(opts.blocks, distance ?? 64);
+    if (opts.blocks !== undefined && distance === undefined) throw new TypeError('blocks needs distance: both describe a new index');
+    const blocks = opts.blocks === undefined || distance === undefined ? undefined : checkBlocks(opts.blocks, distance);
+    if (blocks !== undefined && distance !== undefined && binomial(blocks, distance) > MAX_TABLES) {
+      // Each table costs a member per entry in Redis.
+      throw new RangeError(`blocks ${blocks} at distance ${distance} makes ${binomial(blocks, distance)} tables; at most ${MAX_TABLES} are allowed`);
+    }
 
     const wanted = distance === undefined ? undefined : describeNew(distance, blocks, capacity, isCluster(client) ? CLUSTER_GROUPS : 1);
     const fields = wanted === undefined ? [] : Object.entries(wanted).flatMap(([key, value]) => [key, String(value)]);
@@ -484,7 +489,7 @@ function describeNew(distance: number, blocks: number | undefined, capacity: num
  * and a range lookup per query, while a candidate costs only 12 bytes on the wire and a
  * popcount, so the fewest tables whose candidates per query stay near 64 win.
  */
-export function chooseBlocks(capacity: number, distance: number): number {
+function chooseBlocks(capacity: number, distance: number): number {
   if (distance === 64) return 0;
   let best = distance + 1;
   let bestCost = Number.POSITIVE_INFINITY;
@@ -503,20 +508,19 @@ function parseDescription(reply: unknown, name: string): Description | undefined
   if (!Array.isArray(reply) || reply.length === 0) return undefined;
   const fields = new Map<string, number>();
   for (let k = 0; k + 1 < reply.length; k += 2) fields.set(String(reply[k]), Number(String(reply[k + 1])));
-  const read = (field: string): number => {
+  // A description written by something else must not make the geometry divide by zero or
+  // build millions of tables.
+  const read = (field: string, min: number, max: number): number => {
     const value = fields.get(field);
-    if (value === undefined || !Number.isInteger(value)) {
+    if (value === undefined || !Number.isInteger(value) || value < min || value > max) {
       throw new RedisIndexError('RedisSimHashIndex.open', new Error(`the description of index '${name}' has no valid ${field}`), false);
     }
     return value;
   };
-  return { distance: read('distance'), blocks: read('blocks'), bucketBits: read('bucketBits'), recordBits: read('recordBits'), groups: read('groups') };
-}
-
-function idBytes(id: number): Buffer {
-  const bytes = Buffer.allocUnsafe(4);
-  bytes.writeUInt32BE(id, 0);
-  return bytes;
+  const distance = read('distance', 0, 64);
+  const blocks = read('blocks', 0, 64);
+  if (blocks !== 0 && (blocks <= distance || binomial(blocks, distance) > MAX_TABLES)) read('blocks', -1, -1);
+  return { distance, blocks, bucketBits: read('bucketBits', 0, 26), recordBits: read('recordBits', 6, 24), groups: read('groups', 1, 1024) };
 }
 
 /** The nodes to SCAN: every master of a cluster, or the one server. */
@@ -524,7 +528,7 @@ function scanNodes(client: Redis | Cluster): Redis[] {
   return isCluster(client) ? client.nodes('master') : [client];
 }
 
-export function isCluster(client: Redis | Cluster): client is Cluster {
+function isCluster(client: Redis | Cluster): client is Cluster {
   return 'nodes' in client && typeof client.nodes === 'function';
 }
 
