@@ -167,7 +167,7 @@ for (const kind of ['single', 'cluster'] as const) {
       await expect(RedisSimHashIndex.open({ client, name: 'a{b}', distance: 3 })).rejects.toThrow(RangeError);
       await expect(RedisSimHashIndex.open({ client, name: 'ok', distance: 65 })).rejects.toThrow(/distance/);
       await expect(RedisSimHashIndex.open({ client: {} as Redis, name: 'ok', distance: 3 })).rejects.toThrow(/client must be/);
-      await expect(RedisSimHashIndex.open({ client, name: 'ok', distance: 10, blocks: 20 })).rejects.toThrow(/184756 tables; at most 128/);
+      await expect(RedisSimHashIndex.open({ client, name: 'ok', distance: 10, blocks: 13 })).rejects.toThrow(/makes 286 tables; at most 128/);
       await expect(RedisSimHashIndex.open({ client, name: 'ok', blocks: 5 })).rejects.toThrow(/blocks needs distance/);
       const index = await RedisSimHashIndex.open({ client, name: uniqueName('args'), distance: 3 });
       await expect(index.add(-1, 1n)).rejects.toThrow(/id must be an integer/);
