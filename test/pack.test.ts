@@ -102,3 +102,22 @@ const pureApi = require('simhash-wasm/pure');`),
   );
   expect(got).toEqual(expected());
 });
+
+it('from the slim entry, refuses to work before init(source), then loads the .wasm file from a file: URL', () => {
+  const got = runConsumer(
+    'slim.mjs',
+    program(`import * as api from 'simhash-wasm/slim';
+import * as pureApi from 'simhash-wasm/pure';
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
+let refusal = 'nothing';
+try {
+  api.compute([1n]);
+} catch (error) {
+  refusal = String(error);
+}
+if (!/^TypeError: .*init\\(source\\)/.test(refusal)) throw new Error('slim before init: want a TypeError naming init(source), got ' + refusal);
+await api.init(pathToFileURL(createRequire(import.meta.url).resolve('simhash-wasm/simhash.wasm')));`),
+  );
+  expect(got).toEqual(expected());
+});
