@@ -265,6 +265,7 @@ describe('usage', () => {
     [['dedup', 'x', '--max-bytes', '0'], '--max-bytes must be a size in bytes'],
     [['dedup', 'x', '--max-bytes', '1T'], '--max-bytes must be a size in bytes'],
     [['dedup', 'x', '--max-bytes', '513M'], '--max-bytes must be a size in bytes'],
+    [['dedup', 'x', '--method', 'minhash', '--redis', 'redis://127.0.0.1:1'], '--redis shares a SimHash index'],
   ])('%j exits 2 with a usage message', (args, message) => {
     const { status, stdout, stderr } = run(args);
     expect(status).toBe(2);

@@ -14,13 +14,14 @@ const ALLOWED: Record<string, readonly string[]> = {
   shared: ['shared'],
   wasm: ['wasm', 'shared'],
   pure: ['pure', 'shared'],
-  cli: ['cli', 'wasm', 'shared', 'parallel'],
+  cli: ['cli', 'wasm', 'shared', 'parallel', 'redis'],
   parallel: ['parallel', 'wasm', 'shared'],
+  redis: ['redis', 'wasm', 'shared'],
 };
 /** Folders that must run anywhere: no WebAssembly, no Node built-ins. */
 const PLATFORM_FREE = ['shared', 'pure'];
 /** Entry files: what the package exports; nothing inside the package imports them. */
-const ENTRIES = ['index.ts', 'pure/index.ts', 'cli/main.ts', 'parallel/index.ts'];
+const ENTRIES = ['index.ts', 'pure/index.ts', 'cli/main.ts', 'parallel/index.ts', 'redis/index.ts'];
 
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {

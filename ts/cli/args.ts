@@ -58,7 +58,20 @@ export interface DedupOptions {
   readonly maxBytes: number;
   /** Workers to fingerprint and group with; `undefined`: one per available core. 1: none. */
   readonly threads: number | undefined;
+  /** Set to dedup against a shared index in Redis (`--redis URL [--index NAME]`). */
+  readonly redis: SharedIndex | undefined;
 }
+
+/** Where `--redis` keeps the shared index. */
+export interface SharedIndex {
+  /** `redis://host:port` of a server or of any node of a cluster. */
+  readonly url: string;
+  /** Index name: processes giving the same one share groups. */
+  readonly index: string;
+}
+
+/** Index name `--redis` uses without `--index`. */
+export const DEFAULT_INDEX = 'dedup';
 
 /**
  * Largest file read as one document unless `--max-bytes` says otherwise. Reading holds the bytes,
@@ -95,6 +108,8 @@ const OPTIONS = {
   id: { type: 'string' },
   'max-bytes': { type: 'string' },
   threads: { type: 'string' },
+  redis: { type: 'string' },
+  index: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const;
@@ -120,12 +135,17 @@ export function parseCommandLine(argv: readonly string[]): Command {
   if (values.jsonl !== true && (values.field !== undefined || values.id !== undefined)) {
     throw new UsageError('--field and --id apply to JSON Lines input: add --jsonl');
   }
+  if (values.redis === undefined && values.index !== undefined) throw new UsageError('--index names a shared index: add --redis URL');
+  if (values.redis !== undefined && !/^rediss?:\/\/\S+$/.test(values.redis)) {
+    throw new UsageError(`--redis must be a redis:// URL, got '${values.redis}'`);
+  }
 
   const method = methodOf(values.method);
   if (method === 'minhash' && (values.distance !== undefined || values.weighting !== undefined)) {
     throw new UsageError('--distance and --weighting apply to --method simhash; MinHash takes --threshold');
   }
   if (method === 'simhash' && values.threshold !== undefined) throw new UsageError('--threshold applies to --method minhash');
+  if (method === 'minhash' && values.redis !== undefined) throw new UsageError('--redis shares a SimHash index: it does not apply to --method minhash');
 
   return {
     kind: 'dedup',
@@ -144,8 +164,14 @@ export function parseCommandLine(argv: readonly string[]): Command {
           : undefined,
       maxBytes: values['max-bytes'] === undefined ? DEFAULT_MAX_BYTES : byteSize(values['max-bytes'], '--max-bytes', 1, MAX_MAX_BYTES),
       threads: values.threads === undefined ? undefined : integerIn(values.threads, '--threads', 1, 256),
+      redis: values.redis === undefined ? undefined : { url: values.redis, index: indexName(values.index ?? DEFAULT_INDEX) },
     },
   };
+}
+
+function indexName(text: string): string {
+  if (!/^[^{}\s]{1,100}$/.test(text)) throw new UsageError(`--index must be 1 to 100 characters without braces or spaces, got '${text}'`);
+  return text;
 }
 
 function parseStrict(argv: readonly string[]) {

@@ -81,7 +81,16 @@ async function dedupSources(
   }
   const collected = await collector.finish();
   progress.step(`grouping ${collected.ids.length.toLocaleString('en')} ${options.method === 'simhash' ? 'fingerprints' : 'signatures'}…`);
-  const fingerprinted = 'fingerprints' in collected ? collected : { ...collected, fingerprints: new BigUint64Array(0) };
+  const { fingerprinted, groups } =
+    'signatures' in collected
+      ? {
+          fingerprinted: { ...collected, fingerprints: new BigUint64Array(0) },
+          groups: groupByMinHash(collected.signatures, MINHASH_PERMUTATIONS, options.threshold),
+        }
+      : options.redis === undefined
+        ? { fingerprinted: collected, groups: await groupNearDuplicates(collected.fingerprints, options.distance, pool) }
+        : // Loaded only here: ioredis is an optional peer dependency the plain command must not need.
+          await (await import('./shared-groups.js')).sharedGroups(collected, options.redis, options.distance);
   return {
     method: options.method,
     threshold: options.threshold,
@@ -91,10 +100,7 @@ async function dedupSources(
     weighting: options.weighting,
     documents,
     fingerprinted,
-    groups:
-      'fingerprints' in collected
-        ? await groupNearDuplicates(collected.fingerprints, options.distance, pool)
-        : groupByMinHash(collected.signatures, MINHASH_PERMUTATIONS, options.threshold),
+    groups,
     skipped: problems.kept,
     skippedCount: problems.count,
   };

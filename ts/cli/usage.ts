@@ -5,7 +5,7 @@ import { DEFAULT_DISTANCE, DEFAULT_THRESHOLD, DEFAULT_WEIGHTING } from './args.j
 /** The synopsis, also printed after a usage error. */
 export const USAGE = `usage: simhash-wasm dedup <files | directories | -> [--distance N] [--unit word|char]
            [--size N] [--weighting binary|tf] [--json] [--jsonl [--field F] [--id F]]
-           [--max-bytes N] [--threads N]
+           [--max-bytes N] [--threads N] [--redis URL [--index NAME]]
        simhash-wasm dedup <files | directories | -> --method minhash [--threshold J] ...`;
 
 /** The full `--help` text. */
@@ -42,6 +42,11 @@ Options
                       six to seven times the largest document read
   --threads N         worker threads that fingerprint and group, 1..256 (default: one per
                       available core); the output is the same for every N
+  --redis URL         dedup against a shared index in Redis or Redis Cluster
+                      (redis://host:port of any node): add these documents to it and
+                      group them with every document any process added (needs ioredis)
+  --index NAME        the shared index (default dedup); processes naming the same index
+                      get the groups one process would get over all their inputs
   -h, --help          print this help
   -v, --version       print the version
 

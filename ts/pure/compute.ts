@@ -1,7 +1,7 @@
 import type { U64Input, WeightInput } from '../shared/types.js';
 import { checkOffsets, checkWeights } from '../shared/validate.js';
 import { addSignedWeights, countSetBits } from './bit-counts.js';
-import { toU64Array } from './input.js';
+import { toU64Array } from '../shared/u64-input.js';
 import { fromWords, toBigint, toWords } from './words.js';
 
 /**

@@ -8,7 +8,7 @@ import {
   checkOptions,
 } from '../shared/validate.js';
 import { popcount32 } from './hamming.js';
-import { toU64Array } from './input.js';
+import { toU64Array } from '../shared/u64-input.js';
 import { PairCollector } from './pairs.js';
 import { scanRuns, type RunVisitor } from './table-scan.js';
 import { toWords } from './words.js';

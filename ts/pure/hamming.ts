@@ -1,6 +1,6 @@
 import type { U64Input } from '../shared/types.js';
 import { checkU64 } from '../shared/validate.js';
-import { toU64Array } from './input.js';
+import { toU64Array } from '../shared/u64-input.js';
 import { highWord, lowWord, toWords } from './words.js';
 
 /** Number of set bits of a 32-bit value: the SWAR bit count. */

@@ -6,7 +6,7 @@ import type { DatasketchOptions, DatasketchToken, MinHashOptions } from '../shar
 import type { U64Input } from '../shared/types.js';
 import { checkOffsets, describe } from '../shared/validate.js';
 import { sketch, fmix32 } from './minhash-sketch.js';
-import { toU64Array } from './input.js';
+import { toU64Array } from '../shared/u64-input.js';
 import { sha1Hash32 } from './sha1.js';
 import { features } from './text.js';
 

@@ -22,7 +22,7 @@ import type {
 } from '../shared/types.js';
 import { checkU64 } from '../shared/validate.js';
 import { popcount64 } from './hamming.js';
-import { toU64Array } from './input.js';
+import { toU64Array } from '../shared/u64-input.js';
 import { KeySorter } from './radix-sort.js';
 import { keyLowOf } from './tables.js';
 import { Ball, filterUnits, partUnits, type Unit } from './units.js';

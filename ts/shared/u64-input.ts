@@ -1,5 +1,5 @@
-import type { HashArray } from '../shared/types.js';
-import { checkLength, checkU64ListLength, copyBigints } from '../shared/validate.js';
+import type { HashArray } from './types.js';
+import { checkLength, checkU64ListLength, copyBigints } from './validate.js';
 
 /**
  * Any `HashArray`, including one from the WebAssembly entry: only its public surface is used,

@@ -1,0 +1,244 @@
+/**
+ * RedisSimHashIndex against real servers (one server, and a cluster of 3 masters with a replica
+ * each): random histories of adds, removes and queries give exactly what the in-memory
+ * SimHashIndex holding the same entries gives, and interrupted writes never make a query return
+ * an id for a fingerprint it does not hold.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import type { Cluster, Redis } from 'ioredis';
+import { SimHashIndex } from '../../ts/wasm/simhash-index.js';
+import { init } from '../../ts/wasm/loader.js';
+import { RedisSimHashIndex } from '../../ts/redis/redis-index.js';
+import { RedisIndexError } from '../../ts/redis/errors.js';
+import { SplitMix64, flipBits } from '../oracle.js';
+import { fcParams } from '../suite/helpers.js';
+import type { QueryOptions, SimHashIndex as SimHashIndexType } from '../../ts/shared/types.js';
+import { clientOf, uniqueName, useServers } from './servers.js';
+
+type Op =
+  | { kind: 'add'; id: number; near: number; flips: number; seed: number }
+  | { kind: 'addMany'; count: number; seed: number }
+  | { kind: 'remove'; id: number }
+  | { kind: 'query'; near: number; flips: number; seed: number; distance: number | undefined; limit: number | undefined }
+  | { kind: 'queryMany'; count: number; seed: number }
+  | { kind: 'has'; id: number }
+  | { kind: 'size' };
+
+const ID_RANGE = 60;
+const op: fc.Arbitrary<Op> = fc.oneof(
+  { weight: 5, arbitrary: fc.record({ kind: fc.constant('add' as const), id: fc.nat(ID_RANGE), near: fc.nat(), flips: fc.nat(8), seed: fc.nat() }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('addMany' as const), count: fc.nat(80), seed: fc.nat() }) },
+  { weight: 3, arbitrary: fc.record({ kind: fc.constant('remove' as const), id: fc.nat(ID_RANGE) }) },
+  {
+    weight: 5,
+    arbitrary: fc.record({
+      kind: fc.constant('query' as const),
+      near: fc.nat(),
+      flips: fc.nat(8),
+      seed: fc.nat(),
+      distance: fc.option(fc.nat(64), { nil: undefined }),
+      limit: fc.option(fc.nat(4), { nil: undefined }),
+    }),
+  },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('queryMany' as const), count: fc.nat(30), seed: fc.nat() }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('has' as const), id: fc.nat(ID_RANGE) }) },
+  { weight: 1, arbitrary: fc.constant({ kind: 'size' as const }) },
+);
+
+/** Index shapes: distance, blocks (undefined: chosen), capacity (which sets the bucket count). */
+const shape = fc
+  .record({ distance: fc.constantFrom(0, 1, 3, 5), extraBlocks: fc.option(fc.nat(2), { nil: undefined }), capacity: fc.constantFrom(1, 200, 1_000_000) })
+  .map(({ distance, extraBlocks, capacity }) => ({ distance, blocks: extraBlocks === undefined ? undefined : distance + 1 + extraBlocks, capacity }));
+
+/** A few centres so that fingerprints near one another (and duplicates) are common. */
+const CENTRES = Array.from({ length: 4 }, (_, k) => new SplitMix64(BigInt(1000 + k)).next());
+
+function fingerprint(near: number, flips: number, seed: number): bigint {
+  if (near % 5 === 4) return new SplitMix64(BigInt(seed)).next();
+  return flipBits(CENTRES[near % CENTRES.length]!, flips, new SplitMix64(BigInt(seed)));
+}
+
+function batch(count: number, seed: number): { ids: Uint32Array; values: BigUint64Array } {
+  const rng = new SplitMix64(BigInt(seed));
+  const ids = new Uint32Array(count);
+  const values = new BigUint64Array(count);
+  for (let k = 0; k < count; k++) {
+    ids[k] = Number(rng.next() % BigInt(ID_RANGE + 1));
+    values[k] = fingerprint(Number(rng.next() % 16n), Number(rng.next() % 9n), Number(rng.next() % 1_000_000n));
+  }
+  return { ids, values };
+}
+
+/** Runs `ops` on both indexes and expects the same answer from each. */
+async function replay(index: RedisSimHashIndex, model: SimHashIndexType, ops: readonly Op[]): Promise<void> {
+  for (const [step, o] of ops.entries()) {
+    const where = `step ${step}: ${JSON.stringify(o)}`;
+    switch (o.kind) {
+      case 'add': {
+        const value = fingerprint(o.near, o.flips, o.seed);
+        await index.add(o.id, value);
+        model.add(o.id, value);
+        break;
+      }
+      case 'addMany': {
+        const { ids, values } = batch(o.count, o.seed);
+        await index.addMany(ids, values);
+        model.addMany(ids, values);
+        break;
+      }
+      case 'remove':
+        expect(await index.remove(o.id), where).toBe(model.remove(o.id));
+        break;
+      case 'query': {
+        const value = fingerprint(o.near, o.flips, o.seed);
+        const options: QueryOptions = { limit: o.limit };
+        if (o.distance !== undefined) options.distance = Math.min(o.distance, model.distance);
+        expect(await index.query(value, options), where).toEqual(model.query(value, options));
+        break;
+      }
+      case 'queryMany': {
+        const values = batch(o.count, o.seed).values;
+        expect(await index.queryMany(values), where).toEqual(model.queryMany(values));
+        break;
+      }
+      case 'has':
+        expect(await index.has(o.id), where).toBe(model.has(o.id));
+        break;
+      case 'size':
+        expect(await index.size(), where).toBe(model.size);
+        break;
+    }
+  }
+  expect(await index.size()).toBe(model.size);
+}
+
+/** Every entry of the model, queried back at distance 0: the index holds exactly these. */
+async function expectSameEntries(index: RedisSimHashIndex, model: SimHashIndexType, values: BigUint64Array): Promise<void> {
+  expect(await index.queryMany(values)).toEqual(model.queryMany(values));
+  expect(await index.size()).toBe(model.size);
+}
+
+for (const kind of ['single', 'cluster'] as const) {
+  describe(`RedisSimHashIndex on ${kind === 'single' ? 'one server' : 'a cluster of 3 masters + 3 replicas'}`, () => {
+    const servers = useServers(kind);
+    let client: Redis | Cluster;
+    beforeAll(async () => {
+      await init();
+      client = await clientOf(servers());
+    }, 60_000);
+    afterAll(() => client?.disconnect());
+
+    it('answers every history of adds, removes and queries as the in-memory index does', async () => {
+      await fc.assert(
+        fc.asyncProperty(shape, fc.array(op, { maxLength: 25 }), async (s, ops) => {
+          const index = await RedisSimHashIndex.open({ client, name: uniqueName('history'), ...s, replicas: kind === 'cluster' ? 1 : 0 });
+          const model = new SimHashIndex({ distance: s.distance });
+          try {
+            await replay(index, model, ops);
+          } finally {
+            model.free();
+          }
+        }),
+        fcParams(0x7ed15, kind === 'single' ? 40 : 20),
+      );
+    }, 180_000);
+
+    it('serves every process that opens it by name, and keeps indexes of other names apart', async () => {
+      const name = uniqueName('shared');
+      const other = await clientOf(servers());
+      try {
+        const first = await RedisSimHashIndex.open({ client, name, distance: 3 });
+        const second = await RedisSimHashIndex.open({ client: other, name });
+        const unrelated = await RedisSimHashIndex.open({ client: other, name: `${name}x`, distance: 3 });
+        expect(second.distance).toBe(3);
+        expect(second.blocks).toBe(first.blocks);
+        await first.add(7, 0xf0f0n);
+        await unrelated.add(8, 0xf0f0n);
+        expect(await second.query(0xf0f1n)).toEqual({ ids: Uint32Array.of(7), distances: Uint8Array.of(1) });
+        await expect(RedisSimHashIndex.open({ client: other, name, distance: 4 })).rejects.toThrow(/created with distance 3, not 4/);
+        await expect(RedisSimHashIndex.open({ client: other, name: uniqueName('absent') })).rejects.toThrow(/does not exist/);
+      } finally {
+        other.disconnect();
+      }
+    });
+
+    it('rejects bad arguments naming them, and use after close', async () => {
+      await expect(RedisSimHashIndex.open({ client, name: 'a{b}', distance: 3 })).rejects.toThrow(RangeError);
+      await expect(RedisSimHashIndex.open({ client, name: 'ok', distance: 65 })).rejects.toThrow(/distance/);
+      await expect(RedisSimHashIndex.open({ client: {} as Redis, name: 'ok', distance: 3 })).rejects.toThrow(/client must be/);
+      await expect(RedisSimHashIndex.open({ client, name: 'ok', distance: 10, blocks: 13 })).rejects.toThrow(/makes 286 tables; at most 128/);
+      await expect(RedisSimHashIndex.open({ client, name: 'ok', blocks: 5 })).rejects.toThrow(/blocks needs distance/);
+      const index = await RedisSimHashIndex.open({ client, name: uniqueName('args'), distance: 3 });
+      await expect(index.add(-1, 1n)).rejects.toThrow(/id must be an integer/);
+      await expect(index.add(1, 2n ** 64n)).rejects.toThrow(RangeError);
+      await expect(index.addMany(Uint32Array.of(1, 2), [1n])).rejects.toThrow(/one fingerprint per id/);
+      await expect(index.query(1n, { distance: 4 })).rejects.toThrow(/must not exceed/);
+      index.close();
+      await expect(index.size()).rejects.toThrow(TypeError);
+    });
+
+    it('never answers with an id for a fingerprint it does not hold when a write stops part-way', async () => {
+      // A client whose script calls fail from the k-th on stands for a writer that crashes at
+      // that point of a multi-key update; every k from 0 to the last call is tried.
+      const rng = new SplitMix64(99n);
+      const before = Array.from({ length: 40 }, (_, k) => (k < 20 ? flipBits(CENTRES[0]!, k % 4, rng) : rng.next()));
+      const after = before.map((value, k) => (k % 2 === 0 ? flipBits(value, 6, rng) : flipBits(CENTRES[1]!, 2, rng)));
+      const ids = Uint32Array.from(before, (_, k) => k);
+      const probes = BigUint64Array.from([...before, ...after]);
+      for (let k = 0; ; k += 1 + (k >> 2)) {
+        const name = uniqueName('crash');
+        const index = await RedisSimHashIndex.open({ client, name, distance: 4, capacity: 64 });
+        await index.addMany(ids, BigUint64Array.from(before));
+        // open runs one script call; the writer dies after k calls of the write.
+        const crashing = await RedisSimHashIndex.open({ client: failingAfter(client, k + 1), name });
+        const error = await crashing.addMany(ids, BigUint64Array.from(after)).then(
+          () => undefined,
+          (e: unknown) => e,
+        );
+        await crashing.remove(3).catch(() => undefined);
+        if (error !== undefined) {
+          expect(error).toBeInstanceOf(RedisIndexError);
+          expect((error as RedisIndexError).partial).toBe(true);
+        }
+        // Each id holds its old or its new fingerprint, as its record says, or none once removed;
+        // the answers to every probe are exactly those of an in-memory index holding that.
+        const model = new SimHashIndex({ distance: 4 });
+        for (const id of ids) {
+          const isNew = (await index.query(after[id]!, { distance: 0 })).ids.includes(id);
+          const isOld = (await index.query(before[id]!, { distance: 0 })).ids.includes(id);
+          expect(isNew && isOld).toBe(false);
+          expect(await index.has(id)).toBe(isNew || isOld);
+          if (isNew || isOld) model.add(id, isNew ? after[id]! : before[id]!);
+        }
+        await expectSameEntries(index, model, probes);
+        // Repair removes only strays: the answers stay, and the retry completes the write.
+        await index.repair();
+        await expectSameEntries(index, model, probes);
+        await index.addMany(ids, BigUint64Array.from(after));
+        model.addMany(ids, BigUint64Array.from(after));
+        await expectSameEntries(index, model, probes);
+        expect(await index.repair()).toBe(0);
+        model.free();
+        if (error === undefined) break;
+      }
+    }, 120_000);
+  });
+}
+
+/** `client` with every script call from the `k`-th on failing, as if the writer had died. */
+function failingAfter(client: Redis | Cluster, k: number): Redis | Cluster {
+  let calls = 0;
+  return new Proxy(client, {
+    get(target, property, receiver) {
+      const value: unknown = Reflect.get(target, property, receiver);
+      if ((property === 'evalshaBuffer' || property === 'evalBuffer') && typeof value === 'function') {
+        return (...args: unknown[]) => {
+          if (property === 'evalshaBuffer' && calls++ >= k) return Promise.reject(new Error('writer died'));
+          return (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
+        };
+      }
+      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+}

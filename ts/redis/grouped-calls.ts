@@ -1,0 +1,60 @@
+/**
+ * Batching of script calls by hash tag: every piece of work (a few 32-bit words) is filed under
+ * its group and key, and each group becomes one script call (its keys share a slot) whose
+ * argument for each key is that key's pieces as big-endian words, all groups sent at once.
+ */
+
+/** The pieces of one key: their words, and a number per piece the caller gets back. */
+interface KeyWork {
+  readonly key: number;
+  readonly words: number[];
+  readonly tags: number[];
+}
+
+/** Work filed by group, then key, in insertion order. */
+export class GroupedCalls {
+  readonly #width: number;
+  readonly #keyName: (key: number) => string;
+  readonly #groups = new Map<number, Map<number, KeyWork>>();
+
+  /**
+   * @param width words per piece.
+   * @param keyName the Redis key of a key number.
+   */
+  constructor(width: number, keyName: (key: number) => string) {
+    this.#width = width;
+    this.#keyName = keyName;
+  }
+
+  /** Files a piece of `width` words (`a`, `b`, ...) for key number `key` of `group`. */
+  push(group: number, key: number, tag: number, a: number, b = 0, c = 0, d = 0): void {
+    let keys = this.#groups.get(group);
+    if (keys === undefined) this.#groups.set(group, (keys = new Map()));
+    let work = keys.get(key);
+    if (work === undefined) keys.set(key, (work = { key, words: [], tags: [] }));
+    const words = work.words;
+    words.push(a);
+    if (this.#width > 1) words.push(b);
+    if (this.#width > 2) words.push(c);
+    if (this.#width > 3) words.push(d);
+    work.tags.push(tag);
+  }
+
+  /**
+   * Calls `call` once per group, concurrently, with the group's keys and one argument per key;
+   * returns each reply with its pieces' tags, in the order the script met them.
+   */
+  async run(call: (keys: string[], args: Buffer[], group: number) => Promise<unknown>): Promise<{ reply: unknown; tags: number[] }[]> {
+    const pending = Array.from(this.#groups, async ([group, keys]) => {
+      const works = Array.from(keys.values());
+      const args = works.map((work) => {
+        const bytes = Buffer.allocUnsafe(4 * work.words.length);
+        work.words.forEach((word, k) => bytes.writeUInt32BE(word, 4 * k));
+        return bytes;
+      });
+      const reply = await call(works.map((work) => this.#keyName(work.key)), args, group);
+      return { reply, tags: works.flatMap((work) => work.tags) };
+    });
+    return Promise.all(pending);
+  }
+}
