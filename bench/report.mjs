@@ -50,6 +50,7 @@ import { join } from 'node:path';
  * @property {{ runs: number, minMs: number, budgetMs: number }} repetitions
  * @property {Row[]} rows
  * @property {import('./peers.mjs').PeerRow[]} peers text → fingerprint against simhash-js
+ * @property {{ datasketch: { rows: import('./minhash-peers.mjs').MinHashPeerRow[], note: string }, lsh: ReturnType<typeof import('./minhash-peers.mjs').lshQueries> } | undefined} minhashPeers MinHash against datasketch, and LSH queries
  * @property {number} totalSeconds
  */
 

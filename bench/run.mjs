@@ -13,6 +13,7 @@ import * as wasm from '../dist/esm/index.js';
 import * as pure from '../dist/esm/pure/index.js';
 import { measure } from './measure.mjs';
 import { comparePeers, formatPeers } from './peers.mjs';
+import { compareDatasketch, formatMinHash, lshQueries } from './minhash-peers.mjs';
 import { formatReport, gitCommit, machine, osName, writeJson } from './report.mjs';
 import { workloads } from './workloads.mjs';
 
@@ -138,6 +139,11 @@ for (const workload of workloads(mode).filter((w) => only === undefined || w.id.
 
 const peers = only === undefined || 'peers'.includes(only) ? comparePeers(wasm, pure, repetitions, mode === 'full' ? 2_000 : 300) : [];
 
+const minhashPeers =
+  only === undefined || 'minhash-peers'.includes(only)
+    ? { datasketch: compareDatasketch(wasm, pure, repetitions, mode === 'full' ? 2_000 : 200), lsh: lshQueries(wasm, mode === 'full' ? 1_000_000 : 20_000) }
+    : undefined;
+
 /** @type {import('./report.mjs').Report} */
 const report = {
   mode,
@@ -150,10 +156,12 @@ const report = {
   repetitions,
   rows,
   peers,
+  minhashPeers,
   totalSeconds: (performance.now() - started) / 1000,
 };
 console.log(formatReport(report));
 if (peers.length > 0) console.log(`\n${formatPeers(peers)}\n`);
+if (minhashPeers !== undefined) console.log(`${formatMinHash(minhashPeers.datasketch, minhashPeers.lsh)}\n`);
 const file = writeJson(report, join(here, 'results'));
 console.log(`wrote ${relative(process.cwd(), file)}`);
 

@@ -220,9 +220,9 @@ function findAllWorkload(id, operation, size, items, findAll, throws = false) {
 }
 
 const SIZES = {
-  full: { hashes: 1_000_000, docs: 100_000, findAll: [100_000, 1_000_000], clusterBases: 100_000, familyRandom: 1_000_000, family: 40_000, texts: 20_000, realTextBytes: 16_000_000 },
+  full: { hashes: 1_000_000, docs: 100_000, findAll: [100_000, 1_000_000], clusterBases: 100_000, familyRandom: 1_000_000, family: 40_000, texts: 20_000, realTextBytes: 16_000_000, large: 100_000, largeIndex: 1_000_000 },
   // A family of 10k still exceeds the default maxPairs (49,995,000 > 2^25 pairs).
-  quick: { hashes: 100_000, docs: 10_000, findAll: [10_000, 100_000], clusterBases: 10_000, familyRandom: 100_000, family: 10_000, texts: 2_000, realTextBytes: 400_000 },
+  quick: { hashes: 100_000, docs: 10_000, findAll: [10_000, 100_000], clusterBases: 10_000, familyRandom: 100_000, family: 10_000, texts: 2_000, realTextBytes: 400_000, large: 20_000, largeIndex: 100_000 },
 };
 /** Bytes of UTF-8 per generated document. */
 const TEXT_BYTES = 2_000;
@@ -305,8 +305,96 @@ export function workloads(mode) {
     options: { distance: DISTANCE },
   }, true));
   list.push(...clusterAndIndexWorkloads(s.familyRandom, s.family));
+  list.push(...largeDistanceWorkloads(s.large, s.largeIndex));
   list.push(...textWorkloads(s.texts, s.realTextBytes));
+  list.push(...minhashWorkloads(s.texts));
   return list;
+}
+
+/** The distance the README recommends for text. */
+const TEXT_DISTANCE = 10;
+
+/**
+ * The larger distances, where the planner picks the multi-index (parts) family: findAll and
+ * findClusters at d = 8 and 10 over `n` random fingerprints (the pure entry makes larger n
+ * too slow to sample), and SimHashIndex queries at d = 6 and 10 over `indexN`.
+ *
+ * @param {number} n @param {number} indexN
+ * @returns {Workload[]}
+ */
+function largeDistanceWorkloads(n, indexN) {
+  const random = () => randomU64(createRng(15), n);
+  /** @type {Workload[]} */
+  const list = [];
+  for (const distance of [8, TEXT_DISTANCE]) {
+    list.push(findAllWorkload(`find-all-d${distance}-random-${si(n)}`, `findAll d=${distance} random, auto`, `${si(n)} fp`, n, {
+      fingerprints: random,
+      options: { distance },
+    }));
+  }
+  list.push(workload(`find-clusters-d${TEXT_DISTANCE}-random-${si(n)}`, `findClusters d=${TEXT_DISTANCE} random, auto`, `${si(n)} fp`, n, 'fp', random, (api, fingerprints) => {
+    const array = hashArrayOf(api, fingerprints);
+    return { call: () => api.findClusters(array, { distance: TEXT_DISTANCE }), free: () => array.free() };
+  }));
+  const queries = 2_000;
+  for (const distance of [6, TEXT_DISTANCE]) {
+    list.push(workload(`index-query-d${distance}-${si(indexN)}`, `SimHashIndex query d=${distance}, one at a time`, `${si(queries)} q, ${si(indexN)} fp`, queries, 'query', () => {
+      const values = randomU64(createRng(16), indexN);
+      return { values, queries: queriesNear(17, values, queries) };
+    }, (api, { values, queries: qs }) => {
+      const index = new api.SimHashIndex({ distance });
+      index.addMany(Uint32Array.from({ length: values.length }, (_, i) => i), values);
+      return {
+        call: () => {
+          let found = 0;
+          for (let q = 0; q < qs.length; q++) found += index.query(qs[q]).ids.length;
+          return found;
+        },
+        free: () => index.free(),
+      };
+    }));
+  }
+  return list;
+}
+
+/**
+ * MinHash signatures of the same seeded prose, 128 permutations, throughput in UTF-8 bytes:
+ * the specification's one-permutation scheme over word 3-shingles, and the datasketch-compatible
+ * scheme (k independent permutations of SHA-1 token hashes) over the same shingles as strings.
+ *
+ * @param {number} count documents of about 2 KB each
+ * @returns {Workload[]}
+ */
+function minhashWorkloads(count) {
+  const english = () => englishLike(13, count, TEXT_BYTES);
+  const size = (/** @type {string[]} */ texts) => `${si(count)} docs, ${(utf8Bytes(texts) / 1e6).toFixed(1)} MB`;
+  const sample = english();
+  return [
+    workload(`minhash-word-${si(count)}`, 'minhashMany, English, word 3, 128 perm', size(sample), utf8Bytes(sample), 'B', () => sample, (api, list) => ({
+      call: () => api.minhashMany(list),
+      free: noop,
+    })),
+    workload(`minhash-datasketch-${si(count)}`, 'datasketchMinhashMany, word 3-shingles, 128 perm', size(sample), utf8Bytes(sample), 'B', () => wordShingles(sample), (api, docs) => ({
+      call: () => api.datasketchMinhashMany(docs),
+      free: noop,
+    })),
+  ];
+}
+
+/**
+ * Each text's word 3-shingles as strings ("w1 w2 w3"), as datasketch users feed them, split on
+ * whitespace after lower-casing.
+ *
+ * @param {string[]} texts
+ * @returns {string[][]}
+ */
+export function wordShingles(texts) {
+  return texts.map((text) => {
+    const words = text.toLowerCase().split(/\s+/).filter((w) => w.length > 0);
+    const out = [];
+    for (let i = 0; i + 3 <= words.length; i++) out.push(`${words[i]} ${words[i + 1]} ${words[i + 2]}`);
+    return out;
+  });
 }
 
 /**

@@ -17,7 +17,7 @@ import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { features, fingerprintMany, hammingDistances, init } from 'simhash-wasm';
+import { features, findAll, findAllMinHash, fingerprintMany, hammingDistances, init, minhashMany, MinHashLSH, numDifferingBits } from 'simhash-wasm';
 
 const root = join(fileURLToPath(new URL('.', import.meta.url)), '..');
 
@@ -184,6 +184,8 @@ const pairCount = (n * (n - 1)) / 2;
 const pairClass = new Uint8Array(pairCount);
 /** @type {{ a: number, b: number, j: number }[]} */
 const nearPairs = [];
+/** Every pair at Jaccard ≥ 0.5, by key `a * n + b`, for comparing MinHash and SimHash. */
+const similarPairs = new Map();
 {
   let p = 0;
   for (let a = 0; a < n; a++) {
@@ -194,6 +196,7 @@ const nearPairs = [];
       const ratio = sa.length < sb.length ? sa.length / sb.length : sb.length / sa.length;
       if (ratio < UNRELATED) continue;
       const j = jaccard(sa, sb);
+      if (j >= UNRELATED) similarPairs.set(a * n + b, j);
       if (j >= NEAR) {
         pairClass[p] = 2;
         nearPairs.push({ a, b, j });
@@ -331,6 +334,172 @@ for (const f of farthest) {
   console.log(`| ${f.bits} | ${f.j.toFixed(3)} | ${sets[f.a].length} / ${sets[f.b].length} | ${shortName(f.a)}, ${shortName(f.b)} |`);
 }
 
+// ---- MinHash beside SimHash ------------------------------------------------------------------
+
+const SIMHASH_DISTANCE = 10;
+const MINHASH_THRESHOLD = 0.6;
+
+/** A seeded generator (splitmix32) for the edits, so every run edits the same words. */
+function seeded(seed) {
+  let x = seed >>> 0;
+  return () => {
+    x = (x + 0x9e3779b9) >>> 0;
+    let z = Math.imul(x ^ (x >>> 16), 0x85ebca6b);
+    z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35);
+    return ((z ^ (z >>> 16)) >>> 0) / 2 ** 32;
+  };
+}
+
+/** Precision, recall and F1 of reported pair keys against the pairs at Jaccard ≥ `truth`. */
+function score(reported, truth) {
+  let positives = 0;
+  for (const j of similarPairs.values()) if (j >= truth) positives++;
+  let hits = 0;
+  let unrelated = 0;
+  for (const key of reported) {
+    const j = similarPairs.get(key) ?? 0;
+    if (j >= truth) hits++;
+    if (j < UNRELATED) unrelated++;
+  }
+  const precision = reported.length === 0 ? 1 : hits / reported.length;
+  const recall = positives === 0 ? 1 : hits / positives;
+  return { reported: reported.length, positives, precision, recall, f1: (2 * precision * recall) / (precision + recall || 1), unrelated };
+}
+
+const texts = kept.map((doc) => doc.text);
+const signatures = minhashMany(texts);
+const simhashFps = binary.fingerprints;
+const simhashPairs = findAll(simhashFps, { distance: SIMHASH_DISTANCE });
+const methods = [
+  { label: `SimHash, distance ≤ ${SIMHASH_DISTANCE} (default)`, keys: Array.from(simhashPairs.left, (a, i) => a * n + simhashPairs.right[i]) },
+  ...[MINHASH_THRESHOLD, 0.7, 0.8, 0.9].map((threshold) => {
+    const found = findAllMinHash(signatures, { threshold });
+    return { label: `MinHash 128, threshold ${threshold}${threshold === MINHASH_THRESHOLD ? ' (default)' : ''}`, keys: Array.from(found.left, (a, i) => a * n + found.right[i]) };
+  }),
+  ...[0.8, 0.9].flatMap((threshold) => {
+    const exact = texts.map((t) => features(t, { weighting: 'binary' }));
+    const plain = findAllMinHash(signatures, { threshold, exact });
+    // Weighting false negatives 9:1 plans more, shorter bands: more candidates, fewer missed.
+    const wide = findAllMinHash(signatures, { threshold, exact, falsePositiveWeight: 0.1, falseNegativeWeight: 0.9 });
+    const keys = (found) => Array.from(found.left, (a, i) => a * n + found.right[i]);
+    return [
+      { label: `MinHash 128, threshold ${threshold}, exact verification`, keys: keys(plain) },
+      { label: `MinHash 128, threshold ${threshold}, exact verification, FN weight 0.9`, keys: keys(wide) },
+    ];
+  }),
+];
+console.log('\n## MinHash beside SimHash on the corpus\n');
+console.log('Reported pairs against the exact word 3-shingle Jaccard of every pair: precision, recall and F1 for two definitions of a near-duplicate.\n');
+console.log('| method | pairs | unrelated (J < 0.5) | P / R / F1 vs J ≥ 0.8 | P / R / F1 vs J ≥ 0.9 |');
+console.log('|---|---:|---:|---:|---:|');
+const prf = (x) => `${x.precision.toFixed(3)} / ${x.recall.toFixed(3)} / ${x.f1.toFixed(3)}`;
+const corpusScores = methods.map((m) => {
+  const at08 = score(m.keys, 0.8);
+  const at09 = score(m.keys, 0.9);
+  console.log(`| ${m.label} | ${count(at08.reported)} | ${count(at08.unrelated)} | ${prf(at08)} | ${prf(at09)} |`);
+  return { label: m.label, at08, at09 };
+});
+
+/** Passages of `min`..`max` words from the corpus, each text used once, at most `limit`. */
+function passages(min, max, limit, split) {
+  const out = [];
+  const seen = new Set();
+  for (const text of texts) {
+    for (const piece of split(text)) {
+      const words = piece.split(/\s+/).filter((w) => /\p{L}/u.test(w));
+      const key = words.join(' ').toLowerCase();
+      if (words.length >= min && words.length <= max && !seen.has(key)) {
+        seen.add(key);
+        out.push(words);
+        break;
+      }
+    }
+    if (out.length >= limit) break;
+  }
+  return out;
+}
+
+/** `words` with `count` distinct positions replaced by words drawn from `vocabulary`. */
+function edit(words, count, vocabulary, random) {
+  const out = [...words];
+  const positions = new Set();
+  while (positions.size < Math.min(count, words.length)) positions.add(Math.floor(random() * words.length));
+  for (const p of positions) {
+    let replacement = out[p];
+    while (replacement === out[p]) replacement = vocabulary[Math.floor(random() * vocabulary.length)];
+    out[p] = replacement;
+  }
+  return out;
+}
+
+/** Exact Jaccard of two texts' word 3-shingle sets. */
+function textJaccard(a, b) {
+  const x = features(a, { weighting: 'binary' });
+  const y = features(b, { weighting: 'binary' });
+  let i = 0;
+  let j = 0;
+  let common = 0;
+  while (i < x.length && j < y.length) {
+    if (x[i] === y[j]) {
+      common++;
+      i++;
+      j++;
+    } else if (x[i] < y[j]) i++;
+    else j++;
+  }
+  return common / (x.length + y.length - common || 1);
+}
+
+/**
+ * For passages and their edited copies: the share of copies each method finds (MinHash: the
+ * original among an LSH query's answers; SimHash: within the distance), and how many other
+ * passages either reports that are unrelated to the copy (exact Jaccard < 0.5; passages of
+ * licences share paragraphs, so not every other passage reported is unrelated).
+ */
+function editedFinds(originals, edits, label) {
+  const random = seeded(edits.length * 7 + originals.length);
+  const vocabulary = originals.flat();
+  const index = new MinHashLSH({ threshold: MINHASH_THRESHOLD });
+  const originalSigs = minhashMany(originals.map((w) => w.join(' ')));
+  index.addMany(Uint32Array.from(originals, (_, i) => i), originalSigs);
+  const originalFps = fingerprintMany(originals.map((w) => w.join(' ')));
+  const rows = [];
+  for (const rate of edits) {
+    let minhashFound = 0;
+    let simhashFound = 0;
+    let minhashUnrelated = 0;
+    const copies = originals.map((words) => edit(words, rate < 1 ? Math.max(1, Math.round(rate * words.length)) : rate, vocabulary, random).join(' '));
+    const answers = index.queryMany(minhashMany(copies));
+    const copyFps = fingerprintMany(copies);
+    const joined = originals.map((w) => w.join(' '));
+    for (let i = 0; i < originals.length; i++) {
+      const ids = answers.ids.subarray(answers.offsets[i], answers.offsets[i + 1]);
+      if (ids.includes(i)) minhashFound++;
+      for (const other of ids) if (other !== i && textJaccard(copies[i], joined[other]) < UNRELATED) minhashUnrelated++;
+      if (numDifferingBits(originalFps[i], copyFps[i]) <= SIMHASH_DISTANCE) simhashFound++;
+    }
+    let simhashUnrelated = 0;
+    for (let i = 0; i < originals.length; i++) {
+      const d = hammingDistances(copyFps[i], originalFps);
+      for (let j = 0; j < d.length; j++) if (j !== i && d[j] <= SIMHASH_DISTANCE && textJaccard(copies[i], joined[j]) < UNRELATED) simhashUnrelated++;
+    }
+    rows.push({ label: label(rate), minhash: minhashFound / originals.length, simhash: simhashFound / originals.length, minhashUnrelated, simhashUnrelated });
+  }
+  return rows;
+}
+
+const passageWords = passages(120, 600, 400, (text) => text.split(/\n\s*\n/));
+const sentenceWords = passages(8, 30, 400, (text) => text.split(/(?<=[.?!])\s+|\n\s*\n/));
+const editedRows = [
+  ...editedFinds(passageWords, [0.01, 0.02, 0.05, 0.1], (rate) => `passages of 120–600 words, ${rate * 100} % of words replaced`),
+  ...editedFinds(sentenceWords, [1], () => 'sentences of 8–30 words, one word replaced'),
+];
+console.log(`\n## Edited copies: ${passageWords.length} passages, ${sentenceWords.length} sentences\n`);
+console.log(`Share of edited copies found, and unrelated texts (exact Jaccard < 0.5) reported with them, with the defaults: SimHash ≤ ${SIMHASH_DISTANCE} bits, MinHash threshold ${MINHASH_THRESHOLD} (LSH bands as planned).\n`);
+console.log('| copies | SimHash found | MinHash found | SimHash unrelated reported | MinHash unrelated reported |');
+console.log('|---|---:|---:|---:|---:|');
+for (const r of editedRows) console.log(`| ${r.label} | ${pct(r.simhash)} | ${pct(r.minhash)} | ${r.simhashUnrelated} | ${r.minhashUnrelated} |`);
+
 console.log(`\n(${((performance.now() - started) / 1000).toFixed(1)} s, Node ${process.version})`);
 
 if (jsonFile !== undefined) {
@@ -344,6 +513,7 @@ if (jsonFile !== undefined) {
       histogram: { near: Array.from(r.histogram[2]), related: Array.from(r.histogram[1]), unrelated: Array.from(r.histogram[0]) },
       thresholds: r.rows,
     })),
+    minhash: { corpus: corpusScores, edited: editedRows },
   };
   writeFileSync(jsonFile, `${JSON.stringify(json, null, 2)}\n`);
 }

@@ -273,6 +273,34 @@ describe('usage', () => {
     expect(stderr).toContain('usage: simhash-wasm dedup');
   });
 
+  it('groups by MinHash with --method minhash --threshold, in the table and as JSON', () => {
+    // 5 % of the words of a licence replaced: a near-duplicate MinHash finds at 0.6.
+    const words = apache.split(/\s+/);
+    const edited = words.map((w, i) => (i % 20 === 7 ? 'changed' : w)).join(' ');
+    const dir = tree('minhash', { 'a.txt': apache, 'b.txt': edited, 'c.txt': mpl, 'd.txt': mitA, 'e.txt': '...' });
+    const table = run(['dedup', dir, '--method', 'minhash']);
+    expect(table.stderr).toBe('');
+    expect(table.status).toBe(0);
+    expect(table.stdout).toMatch(/Group 1 \(2 documents\)\n {2}similarity {2}document\n {7}1\.000 {2}\S*minhash\/a\.txt\n {7}0\.\d{3} {2}\S*minhash\/b\.txt\n/);
+    expect(table.stdout).toMatch(/^5 documents: 2 in 1 group of near-duplicates, 2 unique, 1 without words \(MinHash similarity ≥ 0\.6, word 3-shingles\)\.$/m);
+    const strict = JSON.parse(run(['dedup', dir, '--method', 'minhash', '--threshold', '0.95', '--json']).stdout) as {
+      method: string;
+      threshold: number;
+      groups: unknown[];
+    };
+    expect(strict).toMatchObject({ method: 'minhash', threshold: 0.95, groups: [] });
+    const json = JSON.parse(run(['dedup', dir, '--method', 'minhash', '--json']).stdout) as { groups: { members: { id: string; similarity: number }[] }[] };
+    expect(json.groups[0]?.members.map((m) => m.id)).toEqual([join(dir, 'a.txt'), join(dir, 'b.txt')]);
+    expect(json.groups[0]?.members[1]?.similarity).toBeGreaterThanOrEqual(0.6);
+  });
+
+  it('refuses options of the other method and bad thresholds', () => {
+    expect(run(['dedup', '.', '--method', 'minhash', '--distance', '3']).stderr).toContain('--distance and --weighting apply to --method simhash');
+    expect(run(['dedup', '.', '--threshold', '0.8']).stderr).toContain('--threshold applies to --method minhash');
+    expect(run(['dedup', '.', '--method', 'minhash', '--threshold', '1.5']).status).toBe(2);
+    expect(run(['dedup', '.', '--method', 'lsh']).stderr).toContain("--method must be simhash or minhash, got 'lsh'");
+  });
+
   it('prints help, with the exit codes, and the version', () => {
     const help = run(['--help']);
     expect(help.status).toBe(0);

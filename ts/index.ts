@@ -24,6 +24,21 @@ export { permutationLayout, permute } from './shared/layout.js';
 export { fingerprint, fingerprintMany, features } from './wasm/text.js';
 export { TEXT_FINGERPRINT_VERSION } from './shared/text-options.js';
 export { shingle, simhashPyFeatures, unsignedHash } from './shared/compat.js';
+export { minhash, minhashMany, datasketchMinhash, datasketchMinhashMany } from './wasm/minhash.js';
+export { estimateJaccard, MINHASH_VERSION } from './shared/minhash-options.js';
+export { MinHashLSH, planMinHashLsh, findAllMinHash, findClustersMinHash } from './shared/minhash-lsh.js';
+export type {
+  DatasketchOptions,
+  DatasketchToken,
+  FindAllMinHashOptions,
+  MinHashLshOptions,
+  MinHashLshPlan,
+  MinHashOptions,
+  MinHashPairs,
+  MinHashQueryManyResult,
+  MinHashQueryOptions,
+  MinHashQueryResult,
+} from './shared/minhash-types.js';
 export type {
   BitRange,
   FindAllOptions,

@@ -1,8 +1,8 @@
 /**
  * Builds the demo page into examples/browser/dist: `npx vite build examples/browser`, or
- * `npx vite examples/browser` to work on it. The page imports `simhash-wasm` as any app would;
- * inside this repository the name resolves, through the package's own `exports`, to dist/ (run
- * `npm run build` first).
+ * `npx vite examples/browser` to work on it. The page imports `simhash-wasm/slim` and the
+ * module's file as any app would; inside this repository the names resolve, through the
+ * package's own `exports`, to dist/ (run `npm run build` first). The sample is examples/corpus.
  */
 
 import { fileURLToPath } from 'node:url';
@@ -13,5 +13,12 @@ export default defineConfig({
   // Relative asset paths: the built page works from any folder of any server.
   base: './',
   worker: { format: 'es' },
-  build: { outDir: 'dist', emptyOutDir: true, target: 'es2022' },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    target: 'es2022',
+    // Every asset a file, never a data: URL: the sample's texts are fetched, which a strict
+    // connect-src allows only from the page's origin.
+    assetsInlineLimit: 0,
+  },
 });

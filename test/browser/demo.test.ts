@@ -1,20 +1,25 @@
 // The demo page, built by Vite and served under a strict Content-Security-Policy, in Debian's
-// Chromium: documents with planted near-duplicates are dropped on it, and it must show exactly
-// the planted groups, compute the fingerprints Node computes, and stay on its own origin.
+// Chromium: documents are dropped, chosen, pasted or taken from the sample, and it must show the
+// groups Node finds, compute the fingerprints Node computes, list what it did not compare, and
+// stay on its own origin. The build itself must ship the module once, as a file.
 
-import { readFile } from 'node:fs/promises';
+import { mkdtemp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeSample, type Sample, type SampleDocument } from '../../examples/browser/src/sample.js';
 import { DEFAULT_DISTANCE, TEXT_OPTIONS } from '../../examples/browser/src/settings.js';
 import * as wasm from '../../ts/index.js';
 import { artifact, expectQuiet, launchChromium, watchPage, type PageWatch } from './chromium.js';
 import { components } from './components.js';
 import { serveStatic, STRICT_CSP, type StaticServer } from './server.js';
+import { makeSample, type Sample } from './synthetic-sample.js';
 
 const demo = fileURLToPath(new URL('../../examples/browser/', import.meta.url));
+const corpus = fileURLToPath(new URL('../../examples/corpus/', import.meta.url));
+const assets = `${demo}dist/assets/`;
 
 let server: StaticServer;
 let browser: Browser;
@@ -29,6 +34,18 @@ afterAll(async () => {
   await server?.close();
 });
 
+/** A named document; `base64` gives its bytes instead of `text` (binary files). */
+interface DroppedFile {
+  readonly name: string;
+  readonly text?: string;
+  readonly base64?: string;
+}
+
+interface Named {
+  readonly name: string;
+  readonly text: string;
+}
+
 async function openDemo(): Promise<{ page: Page; watch: PageWatch }> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
   const page = await context.newPage();
@@ -40,21 +57,42 @@ async function openDemo(): Promise<{ page: Page; watch: PageWatch }> {
 
 /** Waits until the page says it holds `total` documents, all fingerprinted. */
 async function waitForTotal(page: Page, total: number): Promise<void> {
-  await page.locator('#status-text', { hasText: `; ${total.toLocaleString('en')} documents in all.` }).waitFor({ timeout: 30_000 });
+  const noun = total === 1 ? 'document' : 'documents';
+  await page.locator('#status-text', { hasText: `; ${total.toLocaleString('en')} ${noun} in all.` }).waitFor({ timeout: 30_000 });
 }
 
-const shownTotal = async (page: Page): Promise<number> => Number((await page.locator('#stats dd').first().textContent())?.replace(/,/g, ''));
+async function shownStat(page: Page, label: string): Promise<number> {
+  const value = await page.locator('#stats dt', { hasText: new RegExp(`^${label}$`) }).locator('+ dd').textContent();
+  return Number(value?.replace(/,/g, ''));
+}
 
-/** Drops `documents` on the page as text files, the way a file manager does, and waits for them. */
-async function drop(page: Page, documents: readonly SampleDocument[]): Promise<void> {
+const shownTotal = (page: Page): Promise<number> => shownStat(page, 'documents');
+
+/**
+ * Drops `files` on the page the way a script can (a DataTransfer of File objects, whose items
+ * have no file-system entries), and waits for `documents` more documents.
+ */
+async function drop(page: Page, files: readonly DroppedFile[], documents = files.length): Promise<void> {
   const before = await shownTotal(page);
-  const transfer = await page.evaluateHandle((docs) => {
+  const transfer = await page.evaluateHandle((list) => {
     const data = new DataTransfer();
-    for (const { name, text } of docs) data.items.add(new File([text], name, { type: 'text/plain' }));
+    for (const { name, text, base64 } of list) {
+      const body = base64 === undefined ? (text ?? '') : Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+      data.items.add(new File([body], name));
+    }
     return data;
-  }, documents);
+  }, files);
   await page.locator('#drop').dispatchEvent('drop', { dataTransfer: transfer });
-  await waitForTotal(page, before + documents.length);
+  await waitForTotal(page, before + documents);
+}
+
+/** Pastes `text`, split as `split` says, and waits for `documents` more documents. */
+async function paste(page: Page, text: string, split: 'whole' | 'dashes' | 'lines', documents: number): Promise<void> {
+  const before = await shownTotal(page);
+  await page.locator('#paste-split').selectOption(split);
+  await page.locator('#paste').fill(text);
+  await page.locator('#add-paste').click();
+  await waitForTotal(page, before + documents);
 }
 
 /** The groups on the page, as sorted lists of document names, in a canonical order. */
@@ -65,6 +103,8 @@ async function shownGroups(page: Page): Promise<string[][]> {
   return canonical(groups);
 }
 
+const listed = (page: Page, id: string): Promise<string[]> => page.locator(`#${id} li`).allTextContents();
+
 const canonical = (groups: readonly (readonly string[])[]): string[][] =>
   groups.map((names) => [...names].sort()).sort((a, b) => a.join('\0').localeCompare(b.join('\0')));
 
@@ -72,11 +112,11 @@ const plantedNames = (sample: Sample): string[][] =>
   canonical(sample.plantedGroups.map((group) => group.map((position) => sample.documents[position]!.name)));
 
 /** The groups Node finds: fingerprints, then the components of `findAll`'s pairs among those with words. */
-function nodeGroups(sample: Sample, distance: number): string[][] {
-  const fingerprints = wasm.fingerprintMany(sample.documents.map((doc) => doc.text), TEXT_OPTIONS);
+function nodeGroups(documents: readonly Named[], distance: number): string[][] {
+  const fingerprints = wasm.fingerprintMany(documents.map((doc) => doc.text), TEXT_OPTIONS);
   const withWords = [...fingerprints.keys()].filter((i) => fingerprints[i] !== 0n);
   const pairs = wasm.findAll(BigUint64Array.from(withWords, (i) => fingerprints[i]!), { distance });
-  return canonical(components(withWords.length, pairs).map((group) => group.map((i) => sample.documents[withWords[i]!]!.name)));
+  return canonical(components(withWords.length, pairs).map((group) => group.map((i) => documents[withWords[i]!]!.name)));
 }
 
 /** The fingerprints the page exports, by document name. */
@@ -84,32 +124,62 @@ async function exportedFingerprints(page: Page): Promise<Map<string, string>> {
   const [download] = await Promise.all([page.waitForEvent('download'), page.locator('#export').click()]);
   const path = await download.path();
   const lines = (await readFile(path, 'utf8')).trim().split('\n').slice(1);
-  // The sample's names need no CSV quoting.
-  return new Map(lines.map((line) => line.split(',') as [string, string]));
+  // The names here need no CSV quoting.
+  return new Map(lines.map((line) => line.split(',').slice(0, 2) as [string, string]));
 }
 
-function nodeFingerprints(documents: readonly SampleDocument[]): Map<string, string> {
+function nodeFingerprints(documents: readonly Named[]): Map<string, string> {
   const fingerprints = wasm.fingerprintMany(documents.map((doc) => doc.text), TEXT_OPTIONS);
   return new Map(documents.map((doc, i) => [doc.name, fingerprints[i]!.toString(16).padStart(16, '0')]));
 }
 
+/** examples/corpus as the sample names it: paths relative to the folder, `/`-separated. */
+async function corpusDocuments(): Promise<Named[]> {
+  const paths = (await readdir(corpus, { recursive: true })).filter((path) => /\.(txt|md)$/.test(path)).sort();
+  return Promise.all(paths.map(async (path) => ({ name: path.split(/[\\/]/).join('/'), text: await readFile(join(corpus, path), 'utf8') })));
+}
+
+/** "1 pairs", "1 bits" and the like anywhere in the page, the chart's text included. */
+const miscounted = (page: Page): Promise<string[]> =>
+  page.evaluate(() => document.body.textContent?.match(/(?<![\d,.])1 (pairs|bits|documents|groups|files)\b/g) ?? []);
+
+describe('the demo page build', () => {
+  it('ships the WebAssembly module once, as a file, and no inlined copy of it', async () => {
+    const files = await readdir(assets);
+    const modules = files.filter((name) => name.endsWith('.wasm'));
+    expect(modules).toHaveLength(1);
+    expect(await readFile(`${assets}${modules[0]}`)).toEqual(await readFile(fileURLToPath(new URL('../../dist/simhash.wasm', import.meta.url))));
+    const scripts = files.filter((name) => name.endsWith('.js'));
+    expect(scripts.length, 'the page and its worker').toBeGreaterThanOrEqual(2);
+    for (const name of scripts) {
+      const script = await readFile(`${assets}${name}`, 'latin1');
+      // '\0asm' in base64, which begins every inlined copy of a module.
+      expect(script, name).not.toContain('AGFzbQ');
+      expect(script.length, `${name} is small without the module`).toBeLessThan(60_000);
+    }
+  });
+});
+
 describe('the demo page, under a strict Content-Security-Policy', () => {
-  it('shows exactly the planted groups of a dropped set, with the fingerprints Node computes', async () => {
-    const sample = makeSample({ originals: 40, groups: 8, seed: 3 });
+  it('groups the real texts of its sample as Node does, names them by path, and fetches the module as a file', async () => {
+    const documents = await corpusDocuments();
     const { page, watch } = await openDemo();
-    await drop(page, sample.documents);
+    await page.locator('#sample').click();
+    await waitForTotal(page, documents.length);
 
     const shown = await shownGroups(page);
-    expect(shown).toEqual(plantedNames(sample));
-    expect(shown).toEqual(nodeGroups(sample, DEFAULT_DISTANCE));
-    expect(await shownTotal(page)).toBe(sample.documents.length);
-    // Every planted pair sits left of the threshold in the chart, the unrelated bell right of it.
+    expect(shown).toEqual(nodeGroups(documents, DEFAULT_DISTANCE));
+    // Versions of the same manual page and of the same licence are among them.
+    expect(shown).toContainEqual(['manuals/rustdoc-1.63.txt', 'manuals/rustdoc-1.95.txt']);
+    expect(shown.some((group) => group.includes('licences/mit-chalk.txt') && group.includes('licences/mit-nanoid.txt'))).toBe(true);
     expect(await page.locator('#chart .bar.near').count()).toBeGreaterThan(0);
     expect(await page.locator('#chart .bar:not(.near)').count()).toBeGreaterThan(0);
-    await page.screenshot({ path: artifact('demo-groups.png') });
+    expect(await miscounted(page)).toEqual([]);
+    await page.screenshot({ path: artifact('demo-sample.png') });
 
-    const exported = await exportedFingerprints(page);
-    expect(exported).toEqual(nodeFingerprints(sample.documents));
+    expect(await exportedFingerprints(page)).toEqual(nodeFingerprints(documents));
+    const modules = watch.requests.filter((url) => url.endsWith('.wasm'));
+    expect(new Set(modules).size, 'one module file, fetched by the page and its worker').toBe(1);
     expectQuiet(watch, server.origin);
   });
 
@@ -129,30 +199,150 @@ describe('the demo page, under a strict Content-Security-Policy', () => {
     expect(await shownGroups(page)).toEqual(plantedNames(sample));
     await page.screenshot({ path: artifact('demo-large-drop.png') });
 
-    for (const distance of [24, 2, 0]) {
+    for (const distance of [24, 1, 0]) {
       await page.locator('#distance').fill(String(distance));
       await expect.poll(() => page.locator('#distance-value').textContent()).toBe(String(distance));
-      expect(await shownGroups(page)).toEqual(nodeGroups(sample, distance));
+      expect(await shownGroups(page)).toEqual(nodeGroups(sample.documents, distance));
+      expect(await miscounted(page)).toEqual([]);
     }
     await page.screenshot({ path: artifact('demo-distance-0.png') });
 
-    const exported = await exportedFingerprints(page);
-    expect(exported).toEqual(nodeFingerprints(sample.documents));
+    expect(await exportedFingerprints(page)).toEqual(nodeFingerprints(sample.documents));
     expectQuiet(watch, server.origin);
   });
 
-  it('groups pasted text, and accumulates it with dropped files', async () => {
+  it('takes a paste as one document unless a separator is chosen, and accumulates it with dropped files', async () => {
     const { page, watch } = await openDemo();
-    const base = 'The committee met on Tuesday to review the budget for the coming year and agreed to fund the new library wing.';
-    await page.locator('#paste').fill(`${base}\n\n${base.replace('Tuesday', 'Wednesday')}\n\nAn unrelated note about the weather in the mountains this spring.`);
-    await page.locator('#add-paste').click();
-    await waitForTotal(page, 3);
+    const base =
+      'The committee met on Tuesday to review the budget for the coming year.\n\n' +
+      'It agreed to fund the new library wing, and to hear the architects in the spring.\n\n' +
+      'The minutes were approved without amendment.';
+    const note = 'An unrelated note about the weather in the mountains this spring.\n\nSnow came late, and left early.';
+    const three = [base, `${base}\n\nSigned, the clerk.`, note].join('\n---\n');
+
+    // Blank lines are paragraphs, not separators: all of it is one document.
+    await paste(page, three, 'whole', 1);
+    expect(await shownTotal(page)).toBe(1);
+    await page.locator('#clear').click();
+
+    await paste(page, three, 'dashes', 3);
     expect(await shownGroups(page)).toEqual([['pasted text 1', 'pasted text 2']]);
+    // One pair within the distance, and the words agree with the number.
+    expect(await page.locator('#chart .threshold-label').textContent()).toBe(`≤ ${DEFAULT_DISTANCE} bits: 1 pair`);
+    await page.locator('#distance').fill('1');
+    await expect.poll(() => page.locator('.distance label').textContent()).toMatch(/at most 1 bit$/);
+    await page.locator('#distance').fill(String(DEFAULT_DISTANCE));
+
+    await paste(page, 'first line of its own\r\n\r\nsecond line of its own\n', 'lines', 2);
+    expect(await shownTotal(page)).toBe(5);
     // Shouted and re-wrapped, it is the same text once normalised.
     await drop(page, [{ name: 'minutes.txt', text: base.toUpperCase().replace(/ /g, '\n') }]);
     expect(await shownGroups(page)).toEqual([['minutes.txt', 'pasted text 1', 'pasted text 2']]);
-    expect(await shownTotal(page)).toBe(4);
+    expect(await miscounted(page)).toEqual([]);
     expectQuiet(watch, server.origin);
+  });
+
+  it('skips binary files and lists them, and lists the documents without words', async () => {
+    const png = (await readFile(`${demo}screenshot.png`)).subarray(0, 4096).toString('base64');
+    const { page, watch } = await openDemo();
+    const text = 'A short note that has words in it, enough of them to make a few shingles.';
+    await drop(
+      page,
+      [
+        { name: 'photo.png', base64: png },
+        { name: 'note.txt', text },
+        { name: 'empty.txt', text: '' },
+        { name: 'dots.txt', text: '... !!! ???' },
+      ],
+      3,
+    );
+    expect(await shownStat(page, 'skipped')).toBe(1);
+    expect(await shownStat(page, 'without words')).toBe(2);
+    expect(await listed(page, 'skipped')).toEqual(['photo.png · binary file']);
+    expect(await listed(page, 'wordless')).toEqual(['empty.txt', 'dots.txt']);
+    await page.screenshot({ path: artifact('demo-set-aside.png') });
+    expect([...(await exportedFingerprints(page)).keys()]).toEqual(['note.txt', 'empty.txt', 'dots.txt']);
+    expect(await miscounted(page)).toEqual([]);
+    expectQuiet(watch, server.origin);
+  });
+
+  it('walks dropped folders, reading every batch of entries, and names the files by their path', async () => {
+    const copyright = (await readFile(`${corpus}licences/mit-chalk.txt`, 'utf8')).replace(/\n/g, ' ');
+    const { page, watch } = await openDemo();
+    // A script cannot make a real folder drop: the drop's items get the entries of a small tree
+    // that behaves as Chromium's do (fullPath from the drop's root, readers giving batches).
+    await page.evaluate(
+      ({ copyright }) => {
+        type Tree = { readonly [name: string]: string | Tree };
+        const entry = (name: string, path: string, node: string | Tree): object => {
+          if (typeof node === 'string') {
+            return { name, fullPath: path, isFile: true, isDirectory: false, file: (ok: (file: File) => void) => ok(new File([node], name)) };
+          }
+          const children = Object.entries(node).reverse().map(([child, value]) => entry(child, `${path}/${child}`, value));
+          return {
+            name,
+            fullPath: path,
+            isFile: false,
+            isDirectory: true,
+            createReader: () => {
+              let next = 0;
+              return { readEntries: (ok: (batch: object[]) => void) => ok(children.slice(next, (next += 2))) };
+            },
+          };
+        };
+        const tree: Tree = {
+          'pkg-a': { copyright: copyright },
+          'pkg-b': { copyright: copyright.replace('Sindre Sorhus', 'Someone Else'), 'logo.png': '\u0089PNG\r\n\u001a\n\u0000\u0000' },
+          'pkg-c': { doc: { copyright: 'Public domain.' }, 'README': '' },
+          'pkg-d': {},
+          'pkg-e': { copyright: copyright.toUpperCase() },
+        };
+        const root = entry('packages', '/packages', tree);
+        DataTransferItem.prototype.webkitGetAsEntry = () => root as FileSystemEntry;
+      },
+      { copyright },
+    );
+    await drop(page, [{ name: 'packages', text: '' }], 5);
+    expect(await shownGroups(page)).toEqual([['packages/pkg-a/copyright', 'packages/pkg-b/copyright', 'packages/pkg-e/copyright']]);
+    expect(await listed(page, 'skipped')).toEqual(['packages/pkg-b/logo.png · binary file']);
+    expect(await listed(page, 'wordless')).toEqual(['packages/pkg-c/README']);
+    expect([...(await exportedFingerprints(page)).keys()].sort()).toEqual([
+      'packages/pkg-a/copyright',
+      'packages/pkg-b/copyright',
+      'packages/pkg-c/README',
+      'packages/pkg-c/doc/copyright',
+      'packages/pkg-e/copyright',
+    ]);
+    expectQuiet(watch, server.origin);
+  });
+
+  it('reads a chosen folder, naming each file by its path in the folder', async () => {
+    const copyright = await readFile(`${corpus}licences/isc-semver.txt`, 'utf8');
+    const root = await mkdtemp(join(tmpdir(), 'demo-folder-'));
+    try {
+      const folder = join(root, 'debian-docs');
+      const files: readonly (readonly [string, string])[] = [
+        ['libfoo/copyright', copyright],
+        ['libbar/copyright', copyright.replace(/Copyright \(c\)[^\n]*/, 'Copyright (c) The Bar Authors')],
+        ['libbaz/copyright', 'Public domain: no rights reserved, as the author wrote in nineteen ninety.'],
+      ];
+      for (const [path, text] of files) {
+        await mkdir(join(folder, path, '..'), { recursive: true });
+        await writeFile(join(folder, path), text);
+      }
+      const { page, watch } = await openDemo();
+      await page.locator('#folder').setInputFiles(folder);
+      await waitForTotal(page, 3);
+      expect(await shownGroups(page)).toEqual([['debian-docs/libbar/copyright', 'debian-docs/libfoo/copyright']]);
+      expect([...(await exportedFingerprints(page)).keys()].sort()).toEqual([
+        'debian-docs/libbar/copyright',
+        'debian-docs/libbaz/copyright',
+        'debian-docs/libfoo/copyright',
+      ]);
+      expectQuiet(watch, server.origin);
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
   });
 });
 

@@ -1,6 +1,6 @@
 /** The inputs the browser and Node must agree on: texts in many scripts, hashes, fingerprints. */
 
-import { makeSample } from '../../examples/browser/src/sample.js';
+import { makeSample } from './synthetic-sample.js';
 import type { ParityInputs } from './fixtures/compute.js';
 
 /** SplitMix64: a seeded stream of 64-bit values. */

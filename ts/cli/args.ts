@@ -21,6 +21,15 @@ export const DEFAULT_DISTANCE = 10;
  */
 export const DEFAULT_WEIGHTING: Weighting = 'binary';
 
+/** What `--method` accepts. */
+export type Method = 'simhash' | 'minhash';
+
+/**
+ * Estimated Jaccard similarity two documents must reach with `--method minhash` by default:
+ * the library's default (README, "MinHash beside SimHash").
+ */
+export const DEFAULT_THRESHOLD = 0.6;
+
 /** How JSON Lines records are read. */
 export interface JsonLinesFormat {
   /** Field holding each record's text. */
@@ -33,7 +42,11 @@ export interface JsonLinesFormat {
 export interface DedupOptions {
   /** Files, directories and `-` (standard input), in the order given. */
   readonly inputs: readonly string[];
+  readonly method: Method;
+  /** SimHash: most differing bits. */
   readonly distance: number;
+  /** MinHash: least estimated Jaccard similarity. */
+  readonly threshold: number;
   readonly unit: Unit;
   /** Shingle size; `undefined` leaves the library's default for the unit. */
   readonly size: number | undefined;
@@ -43,6 +56,8 @@ export interface DedupOptions {
   readonly jsonl: JsonLinesFormat | undefined;
   /** Largest document read whole, in bytes; larger inputs are skipped and reported. */
   readonly maxBytes: number;
+  /** Workers to fingerprint and group with; `undefined`: one per available core. 1: none. */
+  readonly threads: number | undefined;
 }
 
 /**
@@ -68,7 +83,9 @@ export class UsageError extends Error {
 }
 
 const OPTIONS = {
+  method: { type: 'string' },
   distance: { type: 'string' },
+  threshold: { type: 'string' },
   unit: { type: 'string' },
   size: { type: 'string' },
   weighting: { type: 'string' },
@@ -77,6 +94,7 @@ const OPTIONS = {
   field: { type: 'string' },
   id: { type: 'string' },
   'max-bytes': { type: 'string' },
+  threads: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const;
@@ -103,11 +121,19 @@ export function parseCommandLine(argv: readonly string[]): Command {
     throw new UsageError('--field and --id apply to JSON Lines input: add --jsonl');
   }
 
+  const method = methodOf(values.method);
+  if (method === 'minhash' && (values.distance !== undefined || values.weighting !== undefined)) {
+    throw new UsageError('--distance and --weighting apply to --method simhash; MinHash takes --threshold');
+  }
+  if (method === 'simhash' && values.threshold !== undefined) throw new UsageError('--threshold applies to --method minhash');
+
   return {
     kind: 'dedup',
     options: {
       inputs,
+      method,
       distance: values.distance === undefined ? DEFAULT_DISTANCE : integerIn(values.distance, '--distance', 0, 64),
+      threshold: values.threshold === undefined ? DEFAULT_THRESHOLD : similarityOf(values.threshold),
       unit: unitOf(values.unit),
       size: values.size === undefined ? undefined : integerIn(values.size, '--size', 1, 64),
       weighting: weightingOf(values.weighting),
@@ -117,6 +143,7 @@ export function parseCommandLine(argv: readonly string[]): Command {
           ? { field: nonEmpty(values.field ?? 'text', '--field'), id: values.id === undefined ? undefined : nonEmpty(values.id, '--id') }
           : undefined,
       maxBytes: values['max-bytes'] === undefined ? DEFAULT_MAX_BYTES : byteSize(values['max-bytes'], '--max-bytes', 1, MAX_MAX_BYTES),
+      threads: values.threads === undefined ? undefined : integerIn(values.threads, '--threads', 1, 256),
     },
   };
 }
@@ -186,6 +213,18 @@ function unitOf(text: string | undefined): Unit {
   if (text === undefined) return 'word';
   if (text === 'word' || text === 'char') return text;
   throw new UsageError(`--unit must be word or char, got '${text}'`);
+}
+
+function methodOf(text: string | undefined): Method {
+  if (text === undefined) return 'simhash';
+  if (text === 'simhash' || text === 'minhash') return text;
+  throw new UsageError(`--method must be simhash or minhash, got '${text}'`);
+}
+
+function similarityOf(text: string): number {
+  const value = Number(text);
+  if (text.trim() === '' || !(value > 0 && value <= 1)) throw new UsageError(`--threshold must be a number in (0, 1], got '${text}'`);
+  return value;
 }
 
 function weightingOf(text: string | undefined): Weighting {

@@ -1,24 +1,51 @@
 /** Grouping fingerprints into families of near-duplicates. */
 
+import { findClustersMinHash } from '../shared/minhash-find.js';
 import { findClusters } from '../wasm/clusters.js';
 import { numDifferingBits } from '../wasm/distance.js';
+import type { Pool } from '../parallel/pool.js';
 
 /** One family of near-duplicates: at least two documents. */
 export interface Group {
   /** Positions of the members, ascending: the first is the family's earliest document. */
   readonly members: Uint32Array;
-  /** `bits[k]`: how many bits `members[k]`'s fingerprint differs from the first member's. */
+  /** `bits[k]`: how many bits `members[k]`'s fingerprint differs from the first member's (SimHash). */
   readonly bits: Uint8Array;
+  /** `similarity[k]`: the estimated Jaccard similarity of `members[k]` and the first member (MinHash). */
+  readonly similarity?: Float64Array;
 }
 
 /**
  * The connected components of the graph linking fingerprints at most `distance` bits apart,
  * leaving out single documents, ordered by their first member. Members of a group can be more
  * than `distance` bits from its first member when a chain of closer pairs joins them; in return
- * the output stays linear in the number of documents however large a family is.
+ * the output stays linear in the number of documents however large a family is. With a pool,
+ * its workers find the components.
  */
-export function groupNearDuplicates(fingerprints: BigUint64Array, distance: number): Group[] {
-  const roots = findClusters(fingerprints, { distance });
+export async function groupNearDuplicates(fingerprints: BigUint64Array, distance: number, pool?: Pool): Promise<Group[]> {
+  const roots = pool === undefined ? findClusters(fingerprints, { distance }) : await pool.findClusters(fingerprints, { distance });
+  return groupsOf(roots, (root, i) => numDifferingBits(fingerprints[root] as bigint, fingerprints[i] as bigint), undefined);
+}
+
+/**
+ * The connected components of the graph linking MinHash signatures (`numPerm` values each, back
+ * to back) that share an LSH band and reach `threshold`, as {@link groupNearDuplicates} does for
+ * fingerprints.
+ */
+export function groupByMinHash(signatures: Uint32Array, numPerm: number, threshold: number): Group[] {
+  const similarity = (root: number, i: number): number => {
+    let equal = 0;
+    for (let p = 0; p < numPerm; p++) if (signatures[root * numPerm + p] === signatures[i * numPerm + p]) equal++;
+    return equal / numPerm;
+  };
+  return groupsOf(findClustersMinHash(signatures, { numPerm, threshold }), () => 0, similarity);
+}
+
+function groupsOf(
+  roots: Uint32Array,
+  bitsFrom: (root: number, i: number) => number,
+  similarityFrom: ((root: number, i: number) => number) | undefined,
+): Group[] {
   const n = roots.length;
   const sizes = new Uint32Array(n);
   for (let i = 0; i < n; i++) {
@@ -36,14 +63,19 @@ export function groupNearDuplicates(fingerprints: BigUint64Array, distance: numb
     // A root is the smallest position of its component, so its group starts with it.
     if (root === i) {
       groupOfRoot[root] = groups.length;
-      groups.push({ members: new Uint32Array(size), bits: new Uint8Array(size) });
+      groups.push({
+        members: new Uint32Array(size),
+        bits: new Uint8Array(size),
+        ...(similarityFrom === undefined ? {} : { similarity: new Float64Array(size) }),
+      });
     }
     const g = groupOfRoot[root] as number;
     const group = groups[g] as Group;
     const k = filled[g] as number;
     filled[g] = k + 1;
     group.members[k] = i;
-    group.bits[k] = numDifferingBits(fingerprints[root] as bigint, fingerprints[i] as bigint);
+    group.bits[k] = bitsFrom(root, i);
+    if (group.similarity !== undefined && similarityFrom !== undefined) group.similarity[k] = similarityFrom(root, i);
   }
   return groups;
 }

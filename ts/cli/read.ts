@@ -3,7 +3,7 @@
 import { createReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
 import type { JsonLinesFormat } from './args.js';
-import { BINARY_PROBE_BYTES, looksBinary } from './binary.js';
+import { BINARY_PROBE_BYTES, looksBinary } from '../shared/binary.js';
 import { LineSplitter, parseRecord } from './jsonl.js';
 import { describeError } from './problems.js';
 import { type Source, sourceName } from './sources.js';

@@ -1,14 +1,15 @@
 /** The text of `--help` and the one-line reminder printed after a usage error. */
 
-import { DEFAULT_DISTANCE, DEFAULT_WEIGHTING } from './args.js';
+import { DEFAULT_DISTANCE, DEFAULT_THRESHOLD, DEFAULT_WEIGHTING } from './args.js';
 
 /** The synopsis, also printed after a usage error. */
 export const USAGE = `usage: simhash-wasm dedup <files | directories | -> [--distance N] [--unit word|char]
            [--size N] [--weighting binary|tf] [--json] [--jsonl [--field F] [--id F]]
-           [--max-bytes N]`;
+           [--max-bytes N] [--threads N]
+       simhash-wasm dedup <files | directories | -> --method minhash [--threshold J] ...`;
 
 /** The full `--help` text. */
-export const HELP = `simhash-wasm: find near-duplicate text documents with SimHash fingerprints.
+export const HELP = `simhash-wasm: find near-duplicate text documents with SimHash fingerprints or MinHash.
 
 ${USAGE}
 
@@ -20,12 +21,17 @@ Inputs
   Text is read as UTF-8; invalid bytes become U+FFFD.
 
 Options
-  --distance N        most fingerprint bits (of 64) two near-duplicates differ in,
-                      0..64 (default ${DEFAULT_DISTANCE})
+  --method simhash|minhash
+                      simhash: 64-bit fingerprints, Hamming distance (default);
+                      minhash: 128-value signatures, estimated Jaccard similarity
+  --distance N        simhash: most fingerprint bits (of 64) two near-duplicates differ
+                      in, 0..64 (default ${DEFAULT_DISTANCE})
+  --threshold J       minhash: least estimated Jaccard similarity of two near-duplicates'
+                      shingle sets, in (0, 1] (default ${DEFAULT_THRESHOLD})
   --unit word|char    shingle units (default word)
   --size N            shingle length in units, 1..64 (default 3 for word, 4 for char)
   --weighting binary|tf
-                      binary: each distinct shingle counts once; tf: every occurrence
+                      simhash: binary: each distinct shingle counts once; tf: every occurrence
                       counts (default ${DEFAULT_WEIGHTING}, as in the library)
   --json              print one JSON object instead of a table
   --jsonl             inputs are JSON Lines: one JSON object per line
@@ -34,12 +40,15 @@ Options
   --max-bytes N       largest file read as one document, in bytes, with an optional K, M
                       or G suffix (default 64M, at most 512M); a run's memory peaks at
                       six to seven times the largest document read
+  --threads N         worker threads that fingerprint and group, 1..256 (default: one per
+                      available core); the output is the same for every N
   -h, --help          print this help
   -v, --version       print the version
 
 Output
-  Groups of near-duplicates: documents linked by chains of pairs at most N bits apart,
-  each listed with its distance in bits from the group's first document. Documents
+  Groups of near-duplicates: documents linked by chains of pairs at most N bits apart
+  (minhash: at least J similar, sharing an LSH band), each listed with its distance in bits
+  (minhash: its estimated similarity) from the group's first document. Documents
   with no words (empty, punctuation only) are listed apart and never grouped.
 
 Exit status

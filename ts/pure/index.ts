@@ -42,6 +42,21 @@ export { allocHashArray } from './hash-array.js';
 export { TEXT_FINGERPRINT_VERSION } from '../shared/text-options.js';
 export { features, fingerprint, fingerprintMany } from './text.js';
 export { shingle, simhashPyFeatures, unsignedHash } from '../shared/compat.js';
+export { minhash, minhashMany, datasketchMinhash, datasketchMinhashMany } from './minhash.js';
+export { estimateJaccard, MINHASH_VERSION } from '../shared/minhash-options.js';
+export { MinHashLSH, planMinHashLsh, findAllMinHash, findClustersMinHash } from '../shared/minhash-lsh.js';
+export type {
+  DatasketchOptions,
+  DatasketchToken,
+  FindAllMinHashOptions,
+  MinHashLshOptions,
+  MinHashLshPlan,
+  MinHashOptions,
+  MinHashPairs,
+  MinHashQueryManyResult,
+  MinHashQueryOptions,
+  MinHashQueryResult,
+} from '../shared/minhash-types.js';
 
 /**
  * Does nothing and resolves: the pure entry has nothing to load. It exists so that code written

@@ -11,6 +11,8 @@ pub enum Error {
     TooManyBlocks { blocks: u32 },
     /// The layout would have more than [`crate::MAX_TABLES`] tables.
     TooManyTables { blocks: u32, distance: u32 },
+    /// A part layout needs `1..=64` parts.
+    InvalidParts { parts: u32 },
     /// `distance` must not exceed 64.
     DistanceTooLarge { distance: u32 },
     /// Two slices that must have matching lengths do not.
@@ -31,6 +33,9 @@ pub enum Error {
     InvalidSlice { index: u32, count: u32 },
     /// Bytes that are not a saved index.
     Format(crate::FormatError),
+    /// A MinHash signature length (number of permutations) outside `1..=4096`, or permutation
+    /// parameters of unequal lengths.
+    InvalidPermutations { permutations: u32 },
 }
 
 impl fmt::Display for Error {
@@ -49,12 +54,16 @@ impl fmt::Display for Error {
                 distance,
                 crate::MAX_TABLES
             ),
+            Error::InvalidParts { parts } => write!(f, "parts must be in 1..=64, got {}", parts),
             Error::DistanceTooLarge { distance } => write!(f, "distance must not exceed 64, got {}", distance),
             Error::LengthMismatch => f.write_str("slice lengths do not match"),
             Error::InvalidOffsets => f.write_str("offsets must never decrease nor exceed the number of hashes"),
             Error::TooManyElements => f.write_str("more than 2^32 - 1 elements"),
             Error::TooManyPairs { max_pairs } => write!(f, "more than {} pairs", max_pairs),
             Error::OutOfMemory => f.write_str("out of memory"),
+            Error::InvalidPermutations { permutations } => {
+                write!(f, "the number of permutations must be in 1..=4096, got {}", permutations)
+            }
             Error::InvalidShingleSize { size } => write!(f, "shingle size must be in 1..=64, got {}", size),
             Error::QueryDistanceAboveIndex { distance, index_distance } => write!(
                 f,

@@ -6,7 +6,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 /// Top-level modules from the bottom up; a module may use only those at or before its own.
-const LAYERS: &[&[&str]] = &[&["error", "memory", "test_rng"], &["fingerprint"], &["search"], &["index"]];
+const LAYERS: &[&[&str]] = &[&["error", "memory", "test_rng"], &["fingerprint"], &["minhash"], &["search"], &["index"]];
 
 fn layer_of(module: &str) -> usize {
     let top = module.split("::").next().unwrap_or("");
@@ -131,6 +131,6 @@ fn the_check_sees_real_uses() {
     // A check that found no edges would pass vacuously.
     let graph = graph();
     assert!(graph["search::find_all"].contains(&"search::table_scan".to_string()));
-    assert!(graph["index::table_index"].contains(&"search::layout".to_string()));
+    assert!(graph["index::table_index"].contains(&"search::filter".to_string()));
     assert!(graph["fingerprint::text::tokens"].contains(&"fingerprint::text::classes".to_string()));
 }

@@ -14,12 +14,13 @@
 #![deny(unsafe_op_in_unsafe_fn)]
 
 use core::{ptr, slice};
+use simhash_core::minhash::datasketch::Scheme;
 use simhash_core::text::{TextOptions, Unit, Weighting};
 use simhash_core::{Error, Index, Matches, Slice, Strategy};
 use std::alloc::{self, Layout};
 
 /// Bumped whenever a signature or a status code changes; the loader refuses other versions.
-pub const ABI_VERSION: u32 = 3;
+pub const ABI_VERSION: u32 = 5;
 
 const OK: i32 = 0;
 
@@ -29,7 +30,9 @@ fn status(error: Error) -> i32 {
         | Error::TooManyBlocks { .. }
         | Error::TooManyTables { .. }
         | Error::DistanceTooLarge { .. }
-        | Error::InvalidShingleSize { .. } => 1,
+        | Error::InvalidParts { .. }
+        | Error::InvalidShingleSize { .. }
+        | Error::InvalidPermutations { .. } => 1,
         Error::OutOfMemory => 2,
         Error::TooManyPairs { .. } => 3,
         Error::LengthMismatch | Error::InvalidOffsets | Error::TooManyElements => 4,
@@ -171,10 +174,11 @@ pub unsafe extern "C" fn sh_hamming_distances(query: u64, fingerprints: *const u
     to_status(simhash_core::hamming_distances(query, fingerprints, out))
 }
 
-/// Finds the pairs within `distance` bits (`blocks == 0`: compare all pairs directly) that
-/// work slice `slice_index` of `slice_count` reports (`0, 1`: all of them) and, on success,
-/// writes `[left_ptr, right_ptr, distance_ptr, count]` to `result`. The three arrays belong to
-/// the host until it passes `result` back to [`sh_pairs_free`].
+/// Finds the pairs within `distance` bits, searching as the strategy code `filter` names
+/// ([`Strategy::from_code`]: 0 directly, blocks, or `PARTS_CODE + parts`), that work slice
+/// `slice_index` of `slice_count` reports (`0, 1`: all of them) and, on success, writes
+/// `[left_ptr, right_ptr, distance_ptr, count]` to `result`. The three arrays belong to the
+/// host until it passes `result` back to [`sh_pairs_free`].
 ///
 /// # Safety
 /// `fingerprints` points to `len` values; `result` to 4 writable `u32`.
@@ -183,7 +187,7 @@ pub unsafe extern "C" fn sh_find_all(
     fingerprints: *const u64,
     len: usize,
     distance: u32,
-    blocks: u32,
+    filter: u32,
     max_pairs: u32,
     slice_index: u32,
     slice_count: u32,
@@ -195,8 +199,7 @@ pub unsafe extern "C" fn sh_find_all(
     };
     // SAFETY: forwarded caller guarantees.
     let (fingerprints, result) = unsafe { (input(fingerprints, len), output(result, 4)) };
-    let strategy = if blocks == 0 { Strategy::Direct } else { Strategy::Blocks(blocks) };
-    match simhash_core::find_all_slice(fingerprints, distance, strategy, max_pairs as usize, slice) {
+    match simhash_core::find_all_slice(fingerprints, distance, Strategy::from_code(filter), max_pairs as usize, slice) {
         Ok(pairs) => {
             result[3] = pairs.left.len() as u32;
             result[0] = Box::into_raw(pairs.left.into_boxed_slice()) as *mut u32 as u32;
@@ -323,8 +326,8 @@ pub unsafe extern "C" fn sh_u64s_free(ptr: *mut u64, count: usize) {
 }
 
 /// Writes to `labels[i]` the smallest position of the component of fingerprint `i` within
-/// `distance` bits (`blocks == 0`: compare directly rather than through tables), over the pairs
-/// that work slice `slice_index` of `slice_count` finds (`0, 1`: all of them).
+/// `distance` bits, searching as the strategy code `filter` names (see [`sh_find_all`]), over
+/// the pairs that work slice `slice_index` of `slice_count` finds (`0, 1`: all of them).
 ///
 /// # Safety
 /// `fingerprints` points to `len` values and `labels` to `len` writable `u32`.
@@ -333,7 +336,7 @@ pub unsafe extern "C" fn sh_find_clusters(
     fingerprints: *const u64,
     len: usize,
     distance: u32,
-    blocks: u32,
+    filter: u32,
     slice_index: u32,
     slice_count: u32,
     labels: *mut u32,
@@ -344,8 +347,7 @@ pub unsafe extern "C" fn sh_find_clusters(
     };
     // SAFETY: forwarded caller guarantees.
     let (fingerprints, labels) = unsafe { (input(fingerprints, len), output(labels, len)) };
-    let strategy = if blocks == 0 { Strategy::Direct } else { Strategy::Blocks(blocks) };
-    to_status(simhash_core::find_clusters_slice(fingerprints, distance, strategy, slice, labels))
+    to_status(simhash_core::find_clusters_slice(fingerprints, distance, Strategy::from_code(filter), slice, labels))
 }
 
 /// An index owned by the host through an opaque pointer, with the buffers its answers are
@@ -374,14 +376,15 @@ unsafe fn index_mut<'a>(handle: u32) -> &'a mut IndexHandle {
     unsafe { &mut *(handle as usize as *mut IndexHandle) }
 }
 
-/// Makes an empty index for `distance` (`blocks == 0`: the host picks the layout later with
-/// [`sh_index_set_blocks`]) and writes its handle to `handle`.
+/// Makes an empty index for `distance` with filter code `filter` ([`Strategy::from_code`];
+/// 0: the host picks the filter later with
+/// [`sh_index_set_filter`]) and writes its handle to `handle`.
 ///
 /// # Safety
 /// `handle` points to 1 writable `u32`.
 #[no_mangle]
-pub unsafe extern "C" fn sh_index_new(distance: u32, blocks: u32, handle: *mut u32) -> i32 {
-    match Index::new(distance, blocks) {
+pub unsafe extern "C" fn sh_index_new(distance: u32, filter: u32, handle: *mut u32) -> i32 {
+    match Index::new(distance, filter) {
         // SAFETY: forwarded caller guarantee.
         Ok(index) => into_handle(index, unsafe { output(handle, 1) }),
         Err(error) => status(error),
@@ -418,17 +421,18 @@ pub unsafe extern "C" fn sh_index_len(handle: u32) -> u32 {
     unsafe { index_mut(handle) }.index.len() as u32
 }
 
-/// Blocks of the current layout, 0 when every entry is compared.
+/// Code of the current filter ([`Strategy::code`]), 0 when every entry is compared.
 ///
 /// # Safety
 /// As [`index_mut`].
 #[no_mangle]
-pub unsafe extern "C" fn sh_index_blocks(handle: u32) -> u32 {
+pub unsafe extern "C" fn sh_index_filter(handle: u32) -> u32 {
     // SAFETY: forwarded caller guarantee.
-    unsafe { index_mut(handle) }.index.blocks()
+    unsafe { index_mut(handle) }.index.filter()
 }
 
-/// The distance and the configured blocks (0: chosen by the host), as `distance << 8 | blocks`.
+/// The distance and the configured filter code (0: chosen by the host), as
+/// `distance << 8 | filter`.
 ///
 /// # Safety
 /// As [`index_mut`].
@@ -436,7 +440,7 @@ pub unsafe extern "C" fn sh_index_blocks(handle: u32) -> u32 {
 pub unsafe extern "C" fn sh_index_parameters(handle: u32) -> u32 {
     // SAFETY: forwarded caller guarantee.
     let index = &unsafe { index_mut(handle) }.index;
-    index.distance() << 8 | index.configured_blocks()
+    index.distance() << 8 | index.configured_filter()
 }
 
 /// 1 if `id` is in the index, else 0.
@@ -485,9 +489,9 @@ pub unsafe extern "C" fn sh_index_remove(handle: u32, id: u32) -> u32 {
 /// # Safety
 /// As [`index_mut`].
 #[no_mangle]
-pub unsafe extern "C" fn sh_index_set_blocks(handle: u32, blocks: u32) -> i32 {
+pub unsafe extern "C" fn sh_index_set_filter(handle: u32, filter: u32) -> i32 {
     // SAFETY: forwarded caller guarantee.
-    to_status(unsafe { index_mut(handle) }.index.set_blocks(blocks))
+    to_status(unsafe { index_mut(handle) }.index.set_filter(filter))
 }
 
 fn answer_matches(target: &mut IndexHandle, result: Result<(), Error>) -> i32 {
@@ -579,4 +583,97 @@ pub unsafe extern "C" fn sh_index_deserialize(bytes: *const u8, len: usize, hand
         Ok(index) => into_handle(index, handle),
         Err(error) => status(error),
     }
+}
+
+/// MinHash signatures (specification v1) of `offsets_len - 1` documents of features, document
+/// `d` being `features[offsets[d]..offsets[d + 1]]`, into `out`: `out_len / (offsets_len - 1)`
+/// positions each.
+///
+/// # Safety
+/// `features` points to `len` values, `offsets` to `offsets_len`, and `out` to `out_len`
+/// writable values not overlapping the inputs.
+#[no_mangle]
+pub unsafe extern "C" fn sh_minhash_many(
+    features: *const u64,
+    len: usize,
+    offsets: *const u32,
+    offsets_len: usize,
+    seed: u64,
+    out: *mut u32,
+    out_len: usize,
+) -> i32 {
+    // SAFETY: forwarded caller guarantees.
+    let (features, offsets, out) = unsafe { (input(features, len), input(offsets, offsets_len), output(out, out_len)) };
+    to_status(simhash_core::minhash::signature_many(features, offsets, seed, out))
+}
+
+/// MinHash signatures of `offsets_len - 1` UTF-8 texts laid out as for
+/// [`sh_text_fingerprint_many`], over the text pipeline's features with `unit`, `size` and
+/// `seed`, which also seeds the signature; `out` as for [`sh_minhash_many`].
+///
+/// # Safety
+/// `texts` points to `len` bytes, `offsets` to `offsets_len` values, and `out` to `out_len`
+/// writable values not overlapping the inputs.
+#[no_mangle]
+pub unsafe extern "C" fn sh_minhash_text_many(
+    texts: *const u8,
+    len: usize,
+    offsets: *const u32,
+    offsets_len: usize,
+    unit: u32,
+    size: u32,
+    seed: u64,
+    out: *mut u32,
+    out_len: usize,
+) -> i32 {
+    // The weighting does not matter to a set.
+    let options = match text_options(unit, size, 1, seed) {
+        Some(options) => options,
+        None => return 1,
+    };
+    // SAFETY: forwarded caller guarantees.
+    let (texts, offsets, out) = unsafe { (input(texts, len), input(offsets, offsets_len), output(out, out_len)) };
+    to_status(simhash_core::minhash::text_signature_many(texts, offsets, &options, seed, out))
+}
+
+/// datasketch-compatible signatures: token `t` is `tokens[token_offsets[t]..token_offsets[t + 1]]`,
+/// document `d` is tokens `documents[d]..documents[d + 1]`; `scheme` 0 legacy, 1 affine32; `a` and `b` hold `k` permutation
+/// parameters each; `out` receives `k` values per document.
+///
+/// # Safety
+/// `tokens` points to `len` bytes, `token_offsets` to `token_offsets_len` values, `documents`
+/// to `documents_len`, `a` and `b` to `k` each, and `out` to `out_len` writable values not
+/// overlapping the inputs.
+#[no_mangle]
+pub unsafe extern "C" fn sh_minhash_datasketch_many(
+    tokens: *const u8,
+    len: usize,
+    token_offsets: *const u32,
+    token_offsets_len: usize,
+    documents: *const u32,
+    documents_len: usize,
+    scheme: u32,
+    a: *const u64,
+    b: *const u64,
+    k: usize,
+    out: *mut u32,
+    out_len: usize,
+) -> i32 {
+    // SAFETY: forwarded caller guarantees.
+    let (tokens, token_offsets, documents, a, b, out) = unsafe {
+        (
+            input(tokens, len),
+            input(token_offsets, token_offsets_len),
+            input(documents, documents_len),
+            input(a, k),
+            input(b, k),
+            output(out, out_len),
+        )
+    };
+    let scheme = match scheme {
+        0 => Scheme::Legacy,
+        1 => Scheme::Affine32,
+        _ => return 1,
+    };
+    to_status(simhash_core::minhash::datasketch::signature_many(tokens, token_offsets, documents, scheme, a, b, out))
 }

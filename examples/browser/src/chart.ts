@@ -1,5 +1,6 @@
 /** The distance distribution as an SVG bar chart, with the chosen distance marked. */
 
+import { count } from './count.js';
 import type { Histogram } from './protocol.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
@@ -22,7 +23,7 @@ function element<K extends keyof SVGElementTagNameMap>(
 }
 
 /** Counts span many orders of magnitude (a few near-duplicates, millions of unrelated pairs). */
-const logHeight = (count: number, max: number): number => (max <= 0 ? 0 : (Math.log10(1 + count) / Math.log10(1 + max)) * PLOT_HEIGHT);
+const logHeight = (value: number, max: number): number => (max <= 0 ? 0 : (Math.log10(1 + value) / Math.log10(1 + max)) * PLOT_HEIGHT);
 
 const x = (distance: number): number => MARGIN.left + distance * BAR;
 
@@ -53,10 +54,10 @@ export function renderChart(svg: SVGSVGElement, histogram: Histogram | null, thr
   axes(svg, max);
   const bottom = MARGIN.top + PLOT_HEIGHT;
   let near = 0;
-  counts.forEach((count, distance) => {
-    if (distance <= threshold) near += count;
-    if (count <= 0) return;
-    const height = Math.max(1, logHeight(count, max));
+  counts.forEach((pairs, distance) => {
+    if (distance <= threshold) near += pairs;
+    if (pairs <= 0) return;
+    const height = Math.max(1, logHeight(pairs, max));
     const bar = element('rect', {
       class: distance <= threshold ? 'bar near' : 'bar',
       x: x(distance) + 1,
@@ -64,13 +65,12 @@ export function renderChart(svg: SVGSVGElement, histogram: Histogram | null, thr
       width: BAR - 2,
       height,
     });
-    const rounded = Math.round(count).toLocaleString('en');
-    bar.append(element('title', {}, `${distance} bits: ${histogram?.sampled ? '≈ ' : ''}${rounded} pairs`));
+    bar.append(element('title', {}, `${count(distance, 'bit')}: ${histogram?.sampled ? '≈ ' : ''}${count(Math.round(pairs), 'pair')}`));
     svg.append(bar);
   });
   const at = x(threshold + 1);
   svg.append(element('line', { class: 'threshold', x1: at, y1: MARGIN.top - 4, x2: at, y2: bottom }));
-  const label = `≤ ${threshold} bits: ${histogram?.sampled ? '≈ ' : ''}${Math.round(near).toLocaleString('en')} pairs`;
+  const label = `≤ ${count(threshold, 'bit')}: ${histogram?.sampled ? '≈ ' : ''}${count(Math.round(near), 'pair')}`;
   const rightSide = at < MARGIN.left + PLOT_WIDTH * 0.6;
   svg.append(element('text', { class: 'threshold-label', x: rightSide ? at + 6 : at - 6, y: MARGIN.top + 8, 'text-anchor': rightSide ? 'start' : 'end' }, label));
 }

@@ -1,11 +1,12 @@
 /** The page's side of the fingerprinting worker: one promise per batch of inputs. */
 
-import type { DocumentInfo, Histogram, Input, Reply, Request } from './protocol.js';
+import type { DocumentInfo, Histogram, Input, Reply, Request, Skipped } from './protocol.js';
 
 /** What one batch added. */
 export interface Added {
   readonly documents: readonly DocumentInfo[];
   readonly fingerprints: BigUint64Array;
+  readonly skipped: readonly Skipped[];
   readonly histogram: Histogram;
 }
 
@@ -64,6 +65,6 @@ export class Fingerprinter {
     }
     this.#pending.delete(reply.id);
     if (reply.type === 'failed') pending.reject(new Error(reply.message));
-    else pending.resolve({ documents: reply.documents, fingerprints: reply.fingerprints, histogram: reply.histogram });
+    else pending.resolve({ documents: reply.documents, fingerprints: reply.fingerprints, skipped: reply.skipped, histogram: reply.histogram });
   }
 }

@@ -1,6 +1,6 @@
 /** The distribution of pairwise distances, which shows where near-duplicates separate. */
 
-import { allocHashArray, hammingDistances } from 'simhash-wasm';
+import { allocHashArray, hammingDistances } from 'simhash-wasm/slim';
 import type { Histogram } from './protocol.js';
 
 /**

@@ -1,27 +1,83 @@
-/** Turning what the user gives (dropped or chosen files, pasted text) into inputs for the worker. */
+/** Turning what the user gives (dropped or chosen files and folders, pasted text) into inputs for the worker. */
 
-import type { Input } from './protocol.js';
+import type { Input, Skipped } from './protocol.js';
 
-/** Files as worker inputs; the worker reads them, so large files are never read on the page. */
-export const fileInputs = (files: ArrayLike<File>): Input[] => Array.from(files, (file) => ({ kind: 'file', file }));
+/** What a drop or a choice gave: files to fingerprint, and entries that could not be opened. */
+export interface Gathered {
+  readonly inputs: Input[];
+  readonly skipped: Skipped[];
+}
 
 /**
- * Pasted text as documents: a blank line separates one document from the next. `first` numbers
- * the names on from earlier pastes.
+ * Chosen files as worker inputs, named by their path inside a chosen folder (`webkitRelativePath`)
+ * when there is one. The worker reads them, so large files are never read on the page.
  */
-export function pastedInputs(text: string, first: number): Input[] {
-  return text
-    .split(/\r?\n[ \t]*\r?\n/)
+export const chosenFiles = (files: ArrayLike<File>): Input[] =>
+  Array.from(files, (file) => ({ kind: 'file', name: file.webkitRelativePath || file.name, file }));
+
+/** How pasted text becomes documents. */
+export type PasteSplit = 'whole' | 'dashes' | 'lines';
+
+/** A line of three or more dashes and nothing else, as between Markdown sections. */
+const DASHES = /^[ \t]*-{3,}[ \t]*$/m;
+
+/**
+ * Pasted text as documents: all of it one document (`whole`, blank lines and all), or split at
+ * each line of `---` (`dashes`), or each line one document (`lines`). Blank parts are dropped.
+ * `first` numbers the names on from earlier pastes.
+ */
+export function pastedInputs(text: string, split: PasteSplit, first: number): Input[] {
+  const parts = split === 'whole' ? [text] : text.split(split === 'dashes' ? DASHES : /\r?\n/);
+  return parts
     .map((part) => part.trim())
     .filter((part) => part !== '')
     .map((part, i) => ({ kind: 'text', name: `pasted text ${first + i}`, text: part }));
 }
 
+const fileOf = (entry: FileSystemFileEntry): Promise<File> => new Promise((resolve, reject) => entry.file(resolve, reject));
+
+/** Every entry of a folder: a reader gives them in batches (of 100 in Chromium) until an empty one. */
+async function children(folder: FileSystemDirectoryEntry): Promise<FileSystemEntry[]> {
+  const reader = folder.createReader();
+  const all: FileSystemEntry[] = [];
+  for (;;) {
+    const batch = await new Promise<FileSystemEntry[]>((resolve, reject) => reader.readEntries(resolve, reject));
+    if (batch.length === 0) return all.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    all.push(...batch);
+  }
+}
+
+const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
+/** Adds the files under `entry` to `into`, each named by its path in the drop. */
+async function walk(entry: FileSystemEntry, into: Gathered): Promise<void> {
+  const name = entry.fullPath.replace(/^\//, '') || entry.name;
+  try {
+    if (entry.isFile) {
+      into.inputs.push({ kind: 'file', name, file: await fileOf(entry as FileSystemFileEntry) });
+    } else if (entry.isDirectory) {
+      for (const child of await children(entry as FileSystemDirectoryEntry)) await walk(child, into);
+    }
+  } catch (error) {
+    into.skipped.push({ name, reason: `could not be read (${messageOf(error)})` });
+  }
+}
+
+/** The files of a drop, folders walked. */
+async function gather(dropped: readonly (FileSystemEntry | File)[]): Promise<Gathered> {
+  const gathered: Gathered = { inputs: [], skipped: [] };
+  for (const item of dropped) {
+    if (item instanceof File) gathered.inputs.push({ kind: 'file', name: item.name, file: item });
+    else await walk(item, gathered);
+  }
+  return gathered;
+}
+
 /**
- * Calls `onFiles` with the files dropped on `zone`, and marks the zone while something is
- * dragged over it.
+ * Calls `onDrop` with the files dropped on `zone`, dropped folders walked, and marks the zone
+ * while something is dragged over it.
  */
-export function acceptDrops(zone: HTMLElement, onFiles: (files: File[]) => void): void {
+export function acceptDrops(zone: HTMLElement, onDrop: (gathering: Promise<Gathered>) => void): void {
   let depth = 0;
   zone.addEventListener('dragenter', (event) => {
     event.preventDefault();
@@ -40,7 +96,14 @@ export function acceptDrops(zone: HTMLElement, onFiles: (files: File[]) => void)
     event.preventDefault();
     depth = 0;
     zone.classList.remove('dragging');
-    const files = Array.from(event.dataTransfer?.files ?? []);
-    if (files.length > 0) onFiles(files);
+    // The items are readable only during the event: take the entries (or, where the browser
+    // gives none, as for a script's DataTransfer, the files) now, and walk them afterwards.
+    const dropped = Array.from(event.dataTransfer?.items ?? []).flatMap((item) => {
+      if (item.kind !== 'file') return [];
+      const entry = item.webkitGetAsEntry();
+      const file = entry === null ? item.getAsFile() : null;
+      return entry ?? file ?? [];
+    });
+    if (dropped.length > 0) onDrop(gather(dropped));
   });
 }

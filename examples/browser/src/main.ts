@@ -3,16 +3,19 @@
  * then on the page itself `findClusters` at the chosen distance, the groups and the chart.
  */
 
-import { findClusters, init } from 'simhash-wasm';
+import { findClusters, init } from 'simhash-wasm/slim';
+// The module ships once, as a file, which both the page and the worker fetch.
+import wasmUrl from 'simhash-wasm/simhash.wasm?url';
 import { renderChart } from './chart.js';
+import { count, unit } from './count.js';
 import { fingerprintsCsv } from './csv.js';
 import { Fingerprinter, type Added } from './fingerprinter.js';
 import { groupLabels } from './groups.js';
-import { acceptDrops, fileInputs, pastedInputs } from './input.js';
-import type { DocumentInfo, Histogram, Input } from './protocol.js';
-import { makeSample } from './sample.js';
+import { acceptDrops, chosenFiles, pastedInputs, type Gathered, type PasteSplit } from './input.js';
+import type { DocumentInfo, Histogram, Skipped } from './protocol.js';
+import { loadSample } from './sample.js';
 import { DEFAULT_DISTANCE } from './settings.js';
-import { renderGroups } from './view.js';
+import { renderAside, renderGroups } from './view.js';
 
 function byId<T extends Element>(id: string, type: abstract new () => T): T {
   const found = document.getElementById(id);
@@ -23,29 +26,35 @@ function byId<T extends Element>(id: string, type: abstract new () => T): T {
 const ui = {
   drop: byId('drop', HTMLElement),
   files: byId('files', HTMLInputElement),
+  folder: byId('folder', HTMLInputElement),
   sample: byId('sample', HTMLButtonElement),
   paste: byId('paste', HTMLTextAreaElement),
+  pasteSplit: byId('paste-split', HTMLSelectElement),
   addPaste: byId('add-paste', HTMLButtonElement),
   progress: byId('progress', HTMLProgressElement),
   status: byId('status-text', HTMLElement),
   error: byId('error', HTMLElement),
   distance: byId('distance', HTMLInputElement),
   distanceValue: byId('distance-value', HTMLOutputElement),
+  distanceUnit: byId('distance-unit', HTMLElement),
   chart: byId('chart', SVGSVGElement),
   chartNote: byId('chart-note', HTMLElement),
   stats: byId('stats', HTMLElement),
   groups: byId('groups', HTMLOListElement),
+  wordlessBlock: byId('wordless-block', HTMLElement),
+  wordless: byId('wordless', HTMLUListElement),
+  skippedBlock: byId('skipped-block', HTMLElement),
+  skipped: byId('skipped', HTMLUListElement),
   exportCsv: byId('export', HTMLButtonElement),
   clear: byId('clear', HTMLButtonElement),
 };
 
 let documents: DocumentInfo[] = [];
+let skipped: Skipped[] = [];
 let fingerprints = new BigUint64Array(0);
 let histogram: Histogram | null = null;
 let pasted = 0;
 const fingerprinter = new Fingerprinter();
-
-const count = (n: number, noun: string): string => `${n.toLocaleString('en')} ${noun}${n === 1 ? '' : 's'}`;
 
 function showError(error: unknown): void {
   const message = error instanceof Error ? error.message : String(error);
@@ -68,11 +77,12 @@ function stat(label: string, value: string): HTMLElement[] {
 function regroup(): void {
   const distance = Number(ui.distance.value);
   ui.distanceValue.value = String(distance);
+  ui.distanceUnit.textContent = unit(distance, 'bit');
   renderChart(ui.chart, histogram, distance);
   ui.chartNote.textContent =
-    histogram === null
-      ? 'The distribution of distances between every two documents appears here.'
-      : `${histogram.sampled ? 'Estimated from a sample of the' : 'All'} ${count(histogram.pairs, 'pair')} of documents with words. ` +
+    histogram === null || histogram.pairs === 0
+      ? 'The distribution of distances between every two documents with words appears here.'
+      : `${histogram.sampled ? 'Estimated from a sample of the' : histogram.pairs === 1 ? 'The' : 'All'} ${count(histogram.pairs, 'pair')} of documents with words. ` +
         'Near-duplicates sit at the left, unrelated documents in the bell around 32 bits.';
   const withWords = [...fingerprints.keys()].filter((i) => fingerprints[i] !== 0n);
   // Before any document, nothing needs WebAssembly: the page renders even where it is blocked.
@@ -88,16 +98,24 @@ function regroup(): void {
     ...stat('groups', groups.length.toLocaleString('en')),
     ...stat('in groups', grouped.toLocaleString('en')),
     ...stat('without words', (documents.length - withWords.length).toLocaleString('en')),
+    ...stat('skipped', skipped.length.toLocaleString('en')),
   );
   const whenNone =
     withWords.length < 2
       ? 'Groups of near-duplicates appear here once there are documents to compare.'
       : `No two documents differ in at most ${count(distance, 'bit')}.`;
   renderGroups(ui.groups, groups, documents, fingerprints, whenNone);
+  renderAside(
+    ui.wordlessBlock,
+    ui.wordless,
+    documents.filter((_, i) => fingerprints[i] === 0n),
+  );
+  renderAside(ui.skippedBlock, ui.skipped, skipped);
 }
 
 function append(added: Added): void {
   documents = documents.concat(added.documents);
+  skipped = skipped.concat(added.skipped);
   const grown = new BigUint64Array(fingerprints.length + added.fingerprints.length);
   grown.set(fingerprints);
   grown.set(added.fingerprints, fingerprints.length);
@@ -105,14 +123,20 @@ function append(added: Added): void {
   histogram = added.histogram;
 }
 
-async function analyse(inputs: Input[]): Promise<void> {
-  if (inputs.length === 0) return;
+/** Fingerprints `gathered.inputs`; what could not be gathered is listed as skipped with them. */
+async function analyse(gathering: Gathered | Promise<Gathered>): Promise<void> {
   const started = performance.now();
   ui.error.hidden = true;
   ui.progress.hidden = false;
   ui.progress.value = 0;
-  ui.status.textContent = `Fingerprinting ${count(inputs.length, 'document')}…`;
   try {
+    ui.status.textContent = 'Reading…';
+    const { inputs, skipped: unread } = await gathering;
+    if (inputs.length === 0 && unread.length === 0) {
+      ui.status.textContent = 'There were no files in what was given.';
+      return;
+    }
+    ui.status.textContent = `Fingerprinting ${count(inputs.length, 'document')}…`;
     const added = await fingerprinter.add(inputs, (done, total) => {
       ui.progress.value = total === 0 ? 1 : done / total;
       ui.status.textContent =
@@ -120,9 +144,13 @@ async function analyse(inputs: Input[]): Promise<void> {
           ? `Fingerprinting ${count(inputs.length, 'document')}… ${Math.floor((100 * done) / total)} %`
           : 'Measuring the distances between documents…';
     });
-    append(added);
+    append({ ...added, skipped: unread.concat(added.skipped) });
     const seconds = ((performance.now() - started) / 1000).toFixed(2);
-    ui.status.textContent = `${count(added.documents.length, 'document')} fingerprinted in ${seconds} s in a Web Worker; ${count(documents.length, 'document')} in all.`;
+    const set = unread.length + added.skipped.length;
+    ui.status.textContent =
+      `${count(added.documents.length, 'document')} fingerprinted in ${seconds} s in a Web Worker` +
+      (set === 0 ? '' : ` (${count(set, 'file')} skipped)`) +
+      `; ${count(documents.length, 'document')} in all.`;
     regroup();
   } catch (error) {
     ui.status.textContent = 'Fingerprinting failed.';
@@ -142,26 +170,27 @@ function download(name: string, text: string, type: string): void {
 }
 
 function wire(): void {
-  acceptDrops(ui.drop, (files) => void analyse(fileInputs(files)));
-  ui.files.addEventListener('change', () => {
-    void analyse(fileInputs(ui.files.files ?? []));
-    ui.files.value = '';
-  });
+  acceptDrops(ui.drop, (gathering) => void analyse(gathering));
+  for (const input of [ui.files, ui.folder]) {
+    input.addEventListener('change', () => {
+      void analyse({ inputs: chosenFiles(input.files ?? []), skipped: [] });
+      input.value = '';
+    });
+  }
   ui.addPaste.addEventListener('click', () => {
-    const inputs = pastedInputs(ui.paste.value, pasted + 1);
+    const inputs = pastedInputs(ui.paste.value, ui.pasteSplit.value as PasteSplit, pasted + 1);
     pasted += inputs.length;
     ui.paste.value = '';
-    void analyse(inputs);
+    if (inputs.length > 0) void analyse({ inputs, skipped: [] });
   });
-  ui.sample.addEventListener('click', () => {
-    const sample = makeSample({ originals: 40, groups: 8, seed: 3 });
-    void analyse(sample.documents.map(({ name, text }) => ({ kind: 'text', name, text })));
-  });
+  ui.sample.addEventListener('click', () => void analyse(loadSample().then((inputs) => ({ inputs, skipped: [] }))));
   ui.distance.addEventListener('input', regroup);
   ui.exportCsv.addEventListener('click', () => download('fingerprints.csv', fingerprintsCsv(documents, fingerprints), 'text/csv'));
   ui.clear.addEventListener('click', () => {
     fingerprinter.clear();
     documents = [];
+    skipped = [];
+    pasted = 0;
     fingerprints = new BigUint64Array(0);
     histogram = null;
     regroup();
@@ -173,8 +202,8 @@ async function start(): Promise<void> {
   ui.distance.value = String(DEFAULT_DISTANCE);
   regroup();
   try {
-    // The page itself needs WebAssembly only for findAll; the worker loads its own instance.
-    await init();
+    // The page itself needs WebAssembly only for findClusters; the worker loads its own instance.
+    await init(wasmUrl);
   } catch (error) {
     ui.status.textContent = 'This page cannot run WebAssembly.';
     showError(error);

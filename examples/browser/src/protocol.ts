@@ -1,8 +1,11 @@
 /** The messages between the page and the fingerprinting worker. */
 
-/** Something to fingerprint: a dropped file (read inside the worker) or pasted text. */
+/**
+ * Something to fingerprint: a dropped or chosen file (read inside the worker) or pasted text.
+ * `name` is what the page shows: a file's path relative to what was dropped or chosen.
+ */
 export type Input =
-  | { readonly kind: 'file'; readonly file: File }
+  | { readonly kind: 'file'; readonly name: string; readonly file: File }
   | { readonly kind: 'text'; readonly name: string; readonly text: string };
 
 /** What the page shows of a document; the text itself stays in the worker. */
@@ -11,6 +14,12 @@ export interface DocumentInfo {
   readonly characters: number;
   /** The first words, for recognising the document in a group. */
   readonly snippet: string;
+}
+
+/** An input that is not a document: a binary file, or one that could not be read. */
+export interface Skipped {
+  readonly name: string;
+  readonly reason: string;
 }
 
 /** Page → worker. */
@@ -24,9 +33,12 @@ export type Reply =
   | {
       readonly type: 'added';
       readonly id: number;
+      /** The inputs that were documents, in the order given. */
       readonly documents: readonly DocumentInfo[];
       /** One per document just added, in order; `0n` for a document without words. */
       readonly fingerprints: BigUint64Array;
+      /** The inputs that were not, in the order given. */
+      readonly skipped: readonly Skipped[];
       /** The distance distribution over every document so far. */
       readonly histogram: Histogram;
     }

@@ -4,9 +4,12 @@
  * a large drop never freezes the page. It keeps every fingerprint so far; texts are not kept.
  */
 
-import { fingerprintMany, init } from 'simhash-wasm';
+import { fingerprintMany, init } from 'simhash-wasm/slim';
+import wasmUrl from 'simhash-wasm/simhash.wasm?url';
+// The command line's own rule, so that the page and `simhash-wasm dedup` skip the same files.
+import { BINARY_PROBE_BYTES, looksBinary } from '../../../ts/shared/binary.js';
 import { distanceHistogram } from './histogram.js';
-import type { DocumentInfo, Input, Reply, Request } from './protocol.js';
+import type { DocumentInfo, Input, Reply, Request, Skipped } from './protocol.js';
 import { TEXT_OPTIONS } from './settings.js';
 
 /** Characters per batch: small enough for a smooth progress bar, large enough to cost nothing. */
@@ -21,8 +24,9 @@ interface WorkerScope {
 
 const scope = globalThis as unknown as WorkerScope;
 
-// Compiling starts with the worker, while the first files are still being read.
-const ready = init();
+// Compiling starts with the worker, while the first files are still being read; the browser's
+// cache serves the file the page fetched too.
+const ready = init(wasmUrl);
 // A failure is reported to each request that awaits `ready`; this only keeps it from also being
 // logged as unhandled before the first request arrives.
 ready.catch(() => undefined);
@@ -30,8 +34,17 @@ let all = new BigUint64Array(0);
 
 const size = (input: Input): number => (input.kind === 'file' ? input.file.size : input.text.length);
 
-async function read(input: Input): Promise<{ name: string; text: string }> {
-  return input.kind === 'file' ? { name: input.file.name, text: await input.file.text() } : input;
+/** The input's text, or why it is not a document. */
+async function read(input: Input): Promise<{ text: string } | { reason: string }> {
+  if (input.kind === 'text') return input;
+  try {
+    // Only the first bytes are read before deciding, so a large binary file costs nothing.
+    const head = new Uint8Array(await input.file.slice(0, BINARY_PROBE_BYTES).arrayBuffer());
+    if (looksBinary(head)) return { reason: 'binary file' };
+    return { text: await input.file.text() };
+  } catch (error) {
+    return { reason: `could not be read (${error instanceof Error ? error.message : String(error)})` };
+  }
 }
 
 function snippet(text: string): string {
@@ -43,6 +56,7 @@ async function add(id: number, inputs: readonly Input[]): Promise<void> {
   await ready;
   const total = inputs.reduce((sum, input) => sum + size(input), 0);
   const documents: DocumentInfo[] = [];
+  const skipped: Skipped[] = [];
   const fingerprints = new BigUint64Array(inputs.length);
   let batch: string[] = [];
   let batchCharacters = 0;
@@ -57,21 +71,27 @@ async function add(id: number, inputs: readonly Input[]): Promise<void> {
     scope.postMessage({ type: 'progress', id, done, total });
   };
   for (const input of inputs) {
-    const { name, text } = await read(input);
-    documents.push({ name, characters: text.length, snippet: snippet(text) });
+    const outcome = await read(input);
+    doneInBatch += size(input);
+    if ('reason' in outcome) {
+      skipped.push({ name: input.name, reason: outcome.reason });
+      continue;
+    }
+    const { text } = outcome;
+    documents.push({ name: input.name, characters: text.length, snippet: snippet(text) });
     batch.push(text);
     batchCharacters += text.length;
-    doneInBatch += size(input);
     if (batchCharacters >= BATCH_CHARACTERS) flush();
   }
   flush();
-  const grown = new BigUint64Array(all.length + fingerprints.length);
+  const added = fingerprints.slice(0, documents.length);
+  const grown = new BigUint64Array(all.length + added.length);
   grown.set(all);
-  grown.set(fingerprints, all.length);
+  grown.set(added, all.length);
   all = grown;
   // Documents without words all share the fingerprint 0 and would pile up at distance 0.
   const histogram = distanceHistogram(all.filter((fingerprint) => fingerprint !== 0n));
-  scope.postMessage({ type: 'added', id, documents, fingerprints, histogram }, [fingerprints.buffer, histogram.counts.buffer]);
+  scope.postMessage({ type: 'added', id, documents, fingerprints: added, skipped, histogram }, [added.buffer, histogram.counts.buffer]);
 }
 
 async function handle(request: Request): Promise<void> {

@@ -117,6 +117,24 @@ pub fn features(text: &[u8], options: &TextOptions) -> Result<Vec<u64>, Error> {
     Ok(out)
 }
 
+/// Calls `feature` with every shingle hash of `text` (step 7) in order, with repeats: the
+/// features of [`features`] for a consumer that needs neither order nor distinctness (MinHash),
+/// without sorting or keeping them.
+///
+/// # Errors
+/// As [`features`].
+pub fn for_each_feature(text: &[u8], options: &TextOptions, scratch: &mut Scratch, feature: impl FnMut(u64)) -> Result<(), Error> {
+    options.check()?;
+    let hasher = Xxh3::new(options.seed);
+    unit_hashes(text, options, &hasher, scratch)?;
+    let shingles = &mut scratch.shingles;
+    shingles.clear();
+    shingles.try_reserve(shingle_count(scratch.units.len(), options)).map_err(|_| Error::OutOfMemory)?;
+    push_shingles(&scratch.units, options, &hasher, shingles);
+    shingles.iter().copied().for_each(feature);
+    Ok(())
+}
+
 /// The fingerprint of `text` (step 8); 0 for a text without shingles.
 ///
 /// # Errors

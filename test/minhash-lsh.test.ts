@@ -1,0 +1,203 @@
+// The MinHash LSH index and batch searches against brute force over the same bands, on
+// families of near-duplicate and identical signatures; the byte format, loaded by both entries.
+
+import fc from 'fast-check';
+import { beforeAll, describe, expect, it } from 'vitest';
+import * as pure from '../ts/pure/index.js';
+import * as wasm from '../ts/index.js';
+
+beforeAll(async () => {
+  await wasm.init();
+});
+
+/** Signatures of families: each a base set of features with a few swapped per member. */
+const families = fc
+  .record({
+    families: fc.array(fc.record({ size: fc.integer({ min: 1, max: 6 }), edits: fc.integer({ min: 0, max: 12 }) }), { minLength: 1, maxLength: 8 }),
+    seed: fc.integer({ min: 0, max: 1 << 30 }),
+  })
+  .map(({ families, seed }) => {
+    let next = BigInt(seed) * 7919n + 1n;
+    const draw = (): bigint => (next = BigInt.asUintN(64, next * 6364136223846793005n + 1442695040888963407n));
+    const sets: bigint[][] = [];
+    for (const f of families) {
+      const base = Array.from({ length: 40 }, draw);
+      for (let m = 0; m < f.size; m++) {
+        const member = [...base];
+        for (let e = 0; e < (m === 0 ? 0 : f.edits); e++) member[Number(draw() % 40n)] = draw();
+        sets.push(member);
+      }
+    }
+    return sets;
+  });
+
+const lshOptions = fc.record({
+  threshold: fc.constantFrom(0.3, 0.5, 0.7, 0.9, 1),
+  bands: fc.integer({ min: 1, max: 8 }),
+  rows: fc.integer({ min: 1, max: 4 }),
+});
+
+const K = 32;
+
+function signaturesOf(sets: bigint[][]): Uint32Array {
+  const flat = BigUint64Array.from(sets.flat());
+  const offsets = Uint32Array.from([0, ...sets.map((_, i) => sets.slice(0, i + 1).flat().length)]);
+  return wasm.minhashMany(flat, offsets, { numPerm: K });
+}
+
+function equalCount(sigs: Uint32Array, x: number, y: number): number {
+  let e = 0;
+  for (let i = 0; i < K; i++) if (sigs[x * K + i] === sigs[y * K + i]) e++;
+  return e;
+}
+
+function shareBand(sigs: Uint32Array, x: number, y: number, bands: number, rows: number): boolean {
+  for (let b = 0; b < bands; b++) {
+    let same = true;
+    for (let r = b * rows; r < (b + 1) * rows; r++) same &&= sigs[x * K + r] === sigs[y * K + r];
+    if (same) return true;
+  }
+  return false;
+}
+
+/** Brute force: every pair that shares a band and reaches the threshold. */
+function bruteForce(sigs: Uint32Array, o: { threshold: number; bands: number; rows: number }): [number, number][] {
+  const n = sigs.length / K;
+  const pairs: [number, number][] = [];
+  for (let x = 0; x < n; x++) {
+    for (let y = x + 1; y < n; y++) {
+      if (shareBand(sigs, x, y, o.bands, o.rows) && equalCount(sigs, x, y) >= Math.ceil(o.threshold * K - 1e-9)) pairs.push([x, y]);
+    }
+  }
+  return pairs;
+}
+
+describe('findAllMinHash and findClustersMinHash', () => {
+  it('equal brute force on families of near-duplicates', () => {
+    fc.assert(
+      fc.property(families, lshOptions, (sets, o) => {
+        fc.pre(o.bands * o.rows <= K);
+        const sigs = signaturesOf(sets);
+        const expected = bruteForce(sigs, o);
+        const options = { ...o, numPerm: K };
+        const found = wasm.findAllMinHash(sigs, options);
+        expect(Array.from(found.left, (l, i) => [l, found.right[i]!])).toEqual(expected);
+        expected.forEach(([x, y], i) => expect(found.similarity[i]).toBe(equalCount(sigs, x, y) / K));
+        expect(pure.findAllMinHash(sigs, options)).toEqual(found);
+        // Components of the same pairs, labelled by their smallest position.
+        const n = sets.length;
+        const label = Array.from({ length: n }, (_, i) => i);
+        const root = (x: number): number => (label[x] === x ? x : root(label[x]!));
+        for (const [x, y] of expected) {
+          const [a, b] = [root(x), root(y)];
+          label[Math.max(a, b)] = Math.min(a, b);
+        }
+        expect(Array.from(wasm.findClustersMinHash(sigs, options))).toEqual(label.map((_, i) => root(i)));
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('confirm candidates by exact Jaccard when given the feature sets', () => {
+    const texts = ['a b c d e f g h i j', 'a b c d e f g h i k', 'a b c d e f g h x y', 'p q r s t u v w'];
+    const sigs = wasm.minhashMany(texts, { numPerm: 64, size: 1 });
+    const exact = texts.map((t) => wasm.features(t, { size: 1 }));
+    const found = wasm.findAllMinHash(sigs, { numPerm: 64, threshold: 0.8, bands: 64, rows: 1, exact });
+    // Exact Jaccard: 9/11 for the first pair, 8/12 and 8/12 for the others.
+    expect(Array.from(found.left)).toEqual([0]);
+    expect(Array.from(found.right)).toEqual([1]);
+    expect(found.similarity[0]).toBe(9 / 11);
+    expect(Array.from(wasm.findClustersMinHash(sigs, { numPerm: 64, threshold: 0.6, bands: 64, rows: 1, exact }))).toEqual([0, 0, 0, 3]);
+    expect(() => wasm.findAllMinHash(sigs, { numPerm: 64, exact: exact.slice(1) })).toThrow(/one feature set per signature/);
+    expect(() => wasm.findAllMinHash(sigs, { numPerm: 64, exact: [exact[0]!, exact[1]!, exact[2]!, BigUint64Array.of(2n, 1n)] })).toThrow(/sorted/);
+  });
+
+  it('refuse more than maxPairs and bad signatures', () => {
+    const sigs = new Uint32Array(10 * K);
+    expect(wasm.findAllMinHash(sigs, { numPerm: K }).left.length).toBe(45);
+    expect(() => wasm.findAllMinHash(sigs, { numPerm: K, maxPairs: 44 })).toThrow(/maxPairs \(44\)/);
+    expect(Array.from(wasm.findClustersMinHash(sigs, { numPerm: K }))).toEqual(Array(10).fill(0));
+    expect(() => wasm.findAllMinHash(new Uint32Array(K + 1), { numPerm: K })).toThrow(/multiple of numPerm/);
+    expect(() => wasm.findAllMinHash([1, 2] as unknown as Uint32Array)).toThrow(TypeError);
+  });
+});
+
+describe('MinHashLSH', () => {
+  it('answers queries as brute force while ids come and go', () => {
+    fc.assert(
+      fc.property(families, lshOptions, fc.array(fc.nat(), { maxLength: 20 }), (sets, o, removals) => {
+        fc.pre(o.bands * o.rows <= K);
+        const sigs = signaturesOf(sets);
+        const n = sets.length;
+        const index = new wasm.MinHashLSH({ ...o, numPerm: K });
+        // Ids are positions times 3; a few added twice (replaced) and removed.
+        index.addMany(Uint32Array.from({ length: n }, (_, i) => 3 * i), sigs);
+        const present = new Set(Array.from({ length: n }, (_, i) => i));
+        for (const r of removals) {
+          const i = r % n;
+          expect(index.remove(3 * i)).toBe(present.delete(i));
+        }
+        for (const r of removals.slice(0, 3)) {
+          const i = r % n;
+          index.add(3 * i, sigs.subarray(i * K, (i + 1) * K));
+          present.add(i);
+        }
+        expect(index.size).toBe(present.size);
+        const many = index.queryMany(sigs);
+        for (let q = 0; q < n; q++) {
+          const expected = [...present]
+            .filter((i) => shareBand(sigs, q, i, o.bands, o.rows) && equalCount(sigs, q, i) >= Math.ceil(o.threshold * K - 1e-9))
+            .sort((a, b) => equalCount(sigs, q, b) - equalCount(sigs, q, a) || a - b);
+          const got = index.query(sigs.subarray(q * K, (q + 1) * K));
+          expect(Array.from(got.ids)).toEqual(expected.map((i) => 3 * i));
+          expect(Array.from(got.similarities)).toEqual(expected.map((i) => equalCount(sigs, q, i) / K));
+          expect(many.ids.subarray(many.offsets[q]!, many.offsets[q + 1]!)).toEqual(got.ids);
+          const limited = index.query(sigs.subarray(q * K, (q + 1) * K), { limit: 1 });
+          expect(Array.from(limited.ids)).toEqual(expected.slice(0, 1).map((i) => 3 * i));
+        }
+        // Saved and loaded by either entry: the same bytes, the same answers.
+        const bytes = index.serialize();
+        const loaded = pure.MinHashLSH.deserialize(bytes);
+        expect(loaded.serialize()).toEqual(bytes);
+        expect(loaded.queryMany(sigs)).toEqual(many);
+        expect([loaded.threshold, loaded.bands, loaded.rows, loaded.numPerm]).toEqual([o.threshold, o.bands, o.rows, K]);
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it('refuses damaged, truncated and foreign bytes', () => {
+    const index = new wasm.MinHashLSH({ numPerm: 16, bands: 4, rows: 4 });
+    index.add(7, wasm.minhash('a saved index', { numPerm: 16 }));
+    const bytes = index.serialize();
+    const problem = (b: Uint8Array): unknown => {
+      try {
+        wasm.MinHashLSH.deserialize(b);
+      } catch (e) {
+        expect(e).toBeInstanceOf(wasm.IndexFormatError);
+        return (e as InstanceType<typeof wasm.IndexFormatError>).problem;
+      }
+      return 'accepted';
+    };
+    expect(problem(bytes)).toBe('accepted');
+    expect(problem(bytes.subarray(0, bytes.length - 1))).toBe('length');
+    const flipped = bytes.slice();
+    flipped[40]! ^= 1;
+    expect(problem(flipped)).toBe('checksum');
+    const foreign = bytes.slice();
+    foreign[1] = 0;
+    expect(problem(foreign)).toBe('magic');
+    expect(problem(new wasm.SimHashIndex({ distance: 3 }).serialize())).toBe('magic');
+    expect(() => wasm.MinHashLSH.deserialize([1, 2] as unknown as Uint8Array)).toThrow(TypeError);
+  });
+
+  it('rejects bad ids, signatures and options by name', () => {
+    const index = new pure.MinHashLSH({ numPerm: 8, bands: 2, rows: 4 });
+    expect(() => index.add(-1, new Uint32Array(8))).toThrow(/id must be an integer/);
+    expect(() => index.add(1, new Uint32Array(9))).toThrow(/signature/);
+    expect(() => index.query(new Uint32Array(8), { threshold: 2 })).toThrow(/options.threshold/);
+    expect(() => index.query(new Uint32Array(8), { limit: -1 })).toThrow(/options.limit/);
+    expect(() => index.addMany(Uint32Array.of(1, 2), new Uint32Array(8))).toThrow(/one signature per id/);
+    expect(() => new pure.MinHashLSH({ numPerm: 0 })).toThrow(/options.numPerm/);
+  });
+});
