@@ -17,9 +17,9 @@
 
 use xxhash_rust::xxh3::xxh3_64_with_seed;
 
-/// The first 64 bytes of XXH3's default secret as little-endian words: all that the paths
+/// The first 56 bytes of XXH3's default secret as little-endian words: all that the paths
 /// here read.
-const SECRET: [u64; 8] = [
+const SECRET: [u64; 7] = [
     0xbe4b_a423_396c_feb8,
     0x1cad_21f7_2c81_017c,
     0xdb97_9083_e96d_d4de,
@@ -27,7 +27,6 @@ const SECRET: [u64; 8] = [
     0x78e5_c0cc_4ee6_79cb,
     0x2172_ffcc_7dd0_5a82,
     0x8e24_43f7_7446_08b8,
-    0x4c26_3a81_e690_35e0,
 ];
 
 const PRIME64_1: u64 = 0x9E37_79B1_85EB_CA87;
