@@ -32,6 +32,8 @@ import { join } from 'node:path';
  * @property {SideResult} pure
  * @property {number} wasmItemsPerSecond
  * @property {number} ratio pure median / WASM median
+ * @property {SideResult} [baseline] the WebAssembly entry of the --baseline build
+ * @property {number} [baselineRatio] baseline median / WASM median
  * @property {number} [pairs]
  * @property {MemoryResult} [wasmMemory]
  */
@@ -39,6 +41,7 @@ import { join } from 'node:path';
 /**
  * @typedef {object} Report
  * @property {'full' | 'quick'} mode
+ * @property {string} [baseline] the --baseline build's directory
  * @property {string} date
  * @property {string} commit
  * @property {{ cpu: string, cores: number, memoryBytes: number }} machine
@@ -131,20 +134,24 @@ export function formatReport(report) {
     `median of ≥ ${r.runs} runs and ≥ ${r.minMs / 1000} s per side after one warm-up, WASM and pure alternating; a side stops once its runs took ${r.budgetMs / 1000} s`,
     'findAll: distance 3, input passed as a HashArray; peak = WebAssembly memory growth during the call on a fresh instance, per fingerprint',
   ];
+  const withBaseline = report.baseline !== undefined;
+  if (withBaseline) header.push(`baseline: the WebAssembly entry of ${report.baseline}, timed alternating with the others`);
   const cells = [
-    ['operation', 'size', 'WASM median', 'pure median', 'WASM items/s', 'pure/WASM', 'WASM peak B/fp', 'notes'],
+    ['operation', 'size', 'WASM median', 'pure median', 'WASM items/s', 'pure items/s', 'pure/WASM', ...(withBaseline ? ['baseline/WASM'] : []), 'WASM peak B/fp', 'notes'],
     ...report.rows.map((row) => [
       row.operation,
       row.size,
       duration(row.wasm.medianMs),
       duration(row.pure.medianMs),
       row.throws ? '—' : rate(row.wasmItemsPerSecond, row.unit),
+      row.throws ? '—' : rate(row.items / (row.pure.medianMs / 1000), row.unit),
       `${row.ratio.toFixed(2)}×`,
+      ...(withBaseline ? [row.baselineRatio === undefined ? '' : `${row.baselineRatio.toFixed(2)}×`] : []),
       row.wasmMemory ? row.wasmMemory.bytesPerFingerprint.toFixed(1) : '',
       notes(row, r.runs),
     ]),
   ];
-  const table = layout(cells, [false, false, true, true, true, true, true, false]);
+  const table = layout(cells, [false, false, true, true, true, true, true, ...(withBaseline ? [true] : []), true, false]);
   return `${header.join('\n')}\n\n${table}\n\ntotal ${report.totalSeconds.toFixed(1)} s\n`;
 }
 

@@ -1,12 +1,14 @@
-// `npm run bench [-- --quick] [-- --only <text>]`: times every workload (or those whose id
-// contains <text>) on the WebAssembly entry and on the pure
-// TypeScript entry, prints a table and writes it as JSON under bench/results/. With --quick the
+// `npm run bench [-- --quick] [-- --only <text>] [-- --baseline <dist>]`: times every workload
+// (or those whose id contains <text>) on the WebAssembly entry and on the pure TypeScript
+// entry, and with --baseline on the WebAssembly entry of another build too (say the previous
+// release's dist/, for a ratio measured in the same run), prints a table and writes it as JSON
+// under bench/results/. With --quick the
 // sizes are small enough for CI, and the exit status is 1 when WebAssembly loses anywhere:
 // ratios, unlike absolute times, survive a change of machine.
 
 import { spawnSync } from 'node:child_process';
-import { dirname, join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import * as wasm from '../dist/esm/index.js';
 import * as pure from '../dist/esm/pure/index.js';
 import { measure } from './measure.mjs';
@@ -24,11 +26,18 @@ const REPETITIONS = {
 };
 
 const args = process.argv.slice(2);
-const onlyAt = args.indexOf('--only');
-const only = onlyAt === -1 ? undefined : args[onlyAt + 1];
-const unknown = args.filter((arg, i) => arg !== '--quick' && (onlyAt === -1 || (i !== onlyAt && i !== onlyAt + 1)));
-if (unknown.length > 0 || (onlyAt !== -1 && only === undefined)) {
-  console.error(`unknown argument(s): ${unknown.join(' ')}\nusage: node bench/run.mjs [--quick] [--only <text in workload ids>]`);
+/** The value after `flag`, with the positions both take; undefined if `flag` is absent. @param {string} flag */
+function valueOf(flag) {
+  const at = args.indexOf(flag);
+  return at === -1 ? { value: undefined, used: [] } : { value: args[at + 1], used: [at, at + 1] };
+}
+const onlyArg = valueOf('--only');
+const baselineArg = valueOf('--baseline');
+const only = onlyArg.value;
+const used = new Set([...onlyArg.used, ...baselineArg.used]);
+const unknown = args.filter((arg, i) => arg !== '--quick' && !used.has(i));
+if (unknown.length > 0 || (onlyArg.used.length > 0 && only === undefined) || (baselineArg.used.length > 0 && baselineArg.value === undefined)) {
+  console.error(`unknown argument(s): ${unknown.join(' ')}\nusage: node bench/run.mjs [--quick] [--only <text in workload ids>] [--baseline <dist directory>]`);
   process.exit(2);
 }
 /** @type {'full' | 'quick'} */
@@ -82,19 +91,23 @@ const microseconds = (ms) => Math.round(ms * 1000) / 1000;
 const started = performance.now();
 const date = new Date().toISOString();
 await wasm.init();
+/** The WebAssembly entry of the --baseline build. @type {typeof wasm | undefined} */
+const baseline = baselineArg.value === undefined ? undefined : await import(pathToFileURL(join(resolve(baselineArg.value), 'esm', 'index.js')).href);
+await baseline?.init();
 
 /** @type {import('./report.mjs').Row[]} */
 const rows = [];
 for (const workload of workloads(mode).filter((w) => only === undefined || w.id.includes(only))) {
   const inputs = workload.prepare();
   const bound = [wasm, pure].map((api) => workload.bind(api, inputs));
+  if (baseline !== undefined) bound.push(workload.bind(baseline, inputs));
   let timings;
   try {
     timings = measure(bound.map((b) => b.call), { ...repetitions, throws: workload.throws });
   } finally {
     for (const b of bound) b.free();
   }
-  const [w, p] = timings;
+  const [w, p, b] = timings;
   if (!sameResult(w.result, p.result)) throw new Error(`${workload.operation} (${workload.size}): the WASM and pure results differ`);
 
   /** @type {import('./report.mjs').Row} */
@@ -110,12 +123,18 @@ for (const workload of workloads(mode).filter((w) => only === undefined || w.id.
     wasmItemsPerSecond: workload.items / (w.medianMs / 1000),
     ratio: p.medianMs / w.medianMs,
   };
+  if (b !== undefined) {
+    row.baseline = { medianMs: b.medianMs, samplesMs: b.samplesMs.map(microseconds), capped: b.capped };
+    row.baselineRatio = b.medianMs / w.medianMs;
+    // Text fingerprints are specified (v1): a different answer from the baseline is a bug.
+    if (workload.id.startsWith('text-') && !sameResult(w.result, b.result)) throw new Error(`${workload.operation}: WASM and baseline results differ`);
+  }
   if (workload.findAll && !workload.throws) row.pairs = /** @type {import('../dist/esm/index.js').PairResult} */ (w.result).left.length;
   // A fresh process per measurement: the quick mode, a speed gate for CI, leaves memory out.
   if (mode === 'full' && workload.findAll) row.wasmMemory = wasmMemory(workload.id);
   if (mode === 'full' && workload.peakMemory) row.wasmMemory = callMemory(workload.id);
   rows.push(row);
-  console.error(`${workload.operation} (${workload.size}): WASM ${w.medianMs.toFixed(2)} ms, pure ${p.medianMs.toFixed(2)} ms`);
+  console.error(`${workload.operation} (${workload.size}): WASM ${w.medianMs.toFixed(2)} ms, pure ${p.medianMs.toFixed(2)} ms${b ? `, baseline ${b.medianMs.toFixed(2)} ms` : ''}`);
 }
 
 const peers = only === undefined || 'peers'.includes(only) ? comparePeers(wasm, pure, repetitions, mode === 'full' ? 2_000 : 300) : [];
@@ -128,6 +147,7 @@ const minhashPeers =
 /** @type {import('./report.mjs').Report} */
 const report = {
   mode,
+  baseline: baselineArg.value,
   date,
   commit: gitCommit(root),
   machine: machine(),

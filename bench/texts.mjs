@@ -1,6 +1,11 @@
-// Seeded documents for the text workloads: English-like prose from a Zipf-distributed synthetic
-// vocabulary, and Chinese-like prose from the commonest block of ideographs. Same seed, same
-// texts, on every machine.
+// Documents for the text workloads. Seeded ones: English-like prose from a Zipf-distributed
+// synthetic vocabulary, and Chinese-like prose from the commonest block of ideographs (same
+// seed, same texts, on every machine). Real ones: the bundled sample corpus and the documents
+// a Debian machine has installed.
+
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 /**
  * A generator of floats in [0, 1) from a 32-bit seed (mulberry32: enough for picking words).
@@ -70,3 +75,88 @@ export function chineseLike(seed, count, bytes) {
 
 /** Total UTF-8 bytes of `texts`. @param {string[]} texts */
 export const utf8Bytes = (texts) => texts.reduce((sum, t) => sum + Buffer.byteLength(t), 0);
+
+/** Licence, copyright, notice and readme files: real prose, mostly English, on any Debian. */
+const DOCUMENT_NAME = /^(copyright|licen[cs]e|copying|notice|readme)([._-].*)?$/i;
+/** Larger files are left out, as in scripts/measure-quality.mjs. */
+const MAX_DOCUMENT_BYTES = 256 * 1024;
+
+/**
+ * Files under `directory` (sorted, recursively) whose name `take` accepts; none if it is missing.
+ *
+ * @param {string} directory @param {(name: string) => boolean} take @param {string[]} out
+ */
+function walk(directory, take, out) {
+  let entries;
+  try {
+    entries = readdirSync(directory, { withFileTypes: true });
+  } catch {
+    return out;
+  }
+  for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) {
+    const path = join(directory, entry.name);
+    if (entry.isDirectory() && !entry.name.startsWith('.')) walk(path, take, out);
+    else if (entry.isFile() && take(entry.name)) out.push(path);
+  }
+  return out;
+}
+
+/**
+ * Distinct UTF-8 text files of `paths`, up to `maxBytes` in all, in order.
+ *
+ * @param {string[]} paths @param {number} maxBytes
+ * @returns {string[]}
+ */
+function readTexts(paths, maxBytes) {
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  const seen = new Set();
+  let total = 0;
+  /** @type {string[]} */
+  const out = [];
+  for (const path of paths) {
+    if (total >= maxBytes) break;
+    let text;
+    try {
+      const bytes = readFileSync(path);
+      if (bytes.length > MAX_DOCUMENT_BYTES || bytes.subarray(0, 1024).includes(0)) continue;
+      text = decoder.decode(bytes);
+    } catch {
+      continue;
+    }
+    if (seen.has(text)) continue;
+    seen.add(text);
+    out.push(text);
+    total += Buffer.byteLength(text);
+  }
+  return out;
+}
+
+/**
+ * Real English documents: the package's own sample corpus (examples/corpus, 440 KB of
+ * licences, manual pages and READMEs, the same on every machine), then, up to `maxBytes`,
+ * the licences and the copyright and README files of /usr/share/common-licenses and
+ * /usr/share/doc (Debian), as `scripts/measure-quality.mjs` finds them.
+ *
+ * @param {number} maxBytes
+ * @returns {string[]}
+ */
+export function realEnglish(maxBytes) {
+  const corpus = fileURLToPath(new URL('../examples/corpus', import.meta.url));
+  const paths = walk(corpus, () => true, []);
+  walk('/usr/share/common-licenses', () => true, paths);
+  walk('/usr/share/doc', (name) => DOCUMENT_NAME.test(name) && !name.endsWith('.gz'), paths);
+  return readTexts(paths, maxBytes);
+}
+
+/**
+ * Real Chinese documents found on the machine: Vim's tutor in simplified and traditional
+ * Chinese (about 100 KB, commands and examples in ASCII among the prose). Empty if Vim's
+ * runtime files are not installed.
+ *
+ * @returns {string[]}
+ */
+export function realChinese() {
+  const paths = [];
+  for (const vim of walk('/usr/share/vim', (name) => /^tutor\.zh(_cn|_tw)?\.utf-8$/.test(name), [])) paths.push(vim);
+  return readTexts(paths, Infinity);
+}

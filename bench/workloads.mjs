@@ -2,7 +2,7 @@
 // runs on different commits and machines time exactly the same work, and both implementations
 // receive the very same arrays.
 
-import { chineseLike, englishLike, utf8Bytes } from './texts.mjs';
+import { chineseLike, englishLike, realChinese, realEnglish, utf8Bytes } from './texts.mjs';
 
 /** @typedef {typeof import('../dist/esm/index.js')} Api */
 /** @typedef {'full' | 'quick'} Mode */
@@ -220,9 +220,9 @@ function findAllWorkload(id, operation, size, items, findAll, throws = false) {
 }
 
 const SIZES = {
-  full: { hashes: 1_000_000, docs: 100_000, findAll: [100_000, 1_000_000], clusterBases: 100_000, familyRandom: 1_000_000, family: 40_000, texts: 20_000 },
+  full: { hashes: 1_000_000, docs: 100_000, findAll: [100_000, 1_000_000], clusterBases: 100_000, familyRandom: 1_000_000, family: 40_000, texts: 20_000, realTextBytes: 16_000_000, large: 100_000, largeIndex: 1_000_000 },
   // A family of 10k still exceeds the default maxPairs (49,995,000 > 2^25 pairs).
-  quick: { hashes: 100_000, docs: 10_000, findAll: [10_000, 100_000], clusterBases: 10_000, familyRandom: 100_000, family: 10_000, texts: 2_000 },
+  quick: { hashes: 100_000, docs: 10_000, findAll: [10_000, 100_000], clusterBases: 10_000, familyRandom: 100_000, family: 10_000, texts: 2_000, realTextBytes: 400_000, large: 20_000, largeIndex: 100_000 },
 };
 /** Bytes of UTF-8 per generated document. */
 const TEXT_BYTES = 2_000;
@@ -305,8 +305,55 @@ export function workloads(mode) {
     options: { distance: DISTANCE },
   }, true));
   list.push(...clusterAndIndexWorkloads(s.familyRandom, s.family));
-  list.push(...textWorkloads(s.texts));
+  list.push(...largeDistanceWorkloads(s.large, s.largeIndex));
+  list.push(...textWorkloads(s.texts, s.realTextBytes));
   list.push(...minhashWorkloads(s.texts));
+  return list;
+}
+
+/** The distance the README recommends for text. */
+const TEXT_DISTANCE = 10;
+
+/**
+ * The larger distances, where the planner picks the multi-index (parts) family: findAll and
+ * findClusters at d = 8 and 10 over `n` random fingerprints (the pure entry makes larger n
+ * too slow to sample), and SimHashIndex queries at d = 6 and 10 over `indexN`.
+ *
+ * @param {number} n @param {number} indexN
+ * @returns {Workload[]}
+ */
+function largeDistanceWorkloads(n, indexN) {
+  const random = () => randomU64(createRng(15), n);
+  /** @type {Workload[]} */
+  const list = [];
+  for (const distance of [8, TEXT_DISTANCE]) {
+    list.push(findAllWorkload(`find-all-d${distance}-random-${si(n)}`, `findAll d=${distance} random, auto`, `${si(n)} fp`, n, {
+      fingerprints: random,
+      options: { distance },
+    }));
+  }
+  list.push(workload(`find-clusters-d${TEXT_DISTANCE}-random-${si(n)}`, `findClusters d=${TEXT_DISTANCE} random, auto`, `${si(n)} fp`, n, 'fp', random, (api, fingerprints) => {
+    const array = hashArrayOf(api, fingerprints);
+    return { call: () => api.findClusters(array, { distance: TEXT_DISTANCE }), free: () => array.free() };
+  }));
+  const queries = 2_000;
+  for (const distance of [6, TEXT_DISTANCE]) {
+    list.push(workload(`index-query-d${distance}-${si(indexN)}`, `SimHashIndex query d=${distance}, one at a time`, `${si(queries)} q, ${si(indexN)} fp`, queries, 'query', () => {
+      const values = randomU64(createRng(16), indexN);
+      return { values, queries: queriesNear(17, values, queries) };
+    }, (api, { values, queries: qs }) => {
+      const index = new api.SimHashIndex({ distance });
+      index.addMany(Uint32Array.from({ length: values.length }, (_, i) => i), values);
+      return {
+        call: () => {
+          let found = 0;
+          for (let q = 0; q < qs.length; q++) found += index.query(qs[q]).ids.length;
+          return found;
+        },
+        free: () => index.free(),
+      };
+    }));
+  }
   return list;
 }
 
@@ -351,28 +398,37 @@ export function wordShingles(texts) {
 }
 
 /**
- * fingerprintMany over seeded prose, throughput counted in UTF-8 bytes: the specification's
- * defaults (word 3-shingles, binary weighting), character 4-shingles, and Chinese.
+ * fingerprintMany, throughput counted in UTF-8 bytes: the specification's defaults (word
+ * 3-shingles, binary weighting), character 4-shingles, and Chinese, on real documents (see
+ * `realEnglish` and `realChinese`; the README's figures) and on seeded prose.
  *
- * @param {number} count documents of about 2 KB each
+ * @param {number} count seeded documents of about 2 KB each
+ * @param {number} realBytes real English documents up to about this many bytes
  * @returns {Workload[]}
  */
-function textWorkloads(count) {
+function textWorkloads(count, realBytes) {
   const english = () => englishLike(13, count, TEXT_BYTES);
   const chinese = () => chineseLike(14, count, TEXT_BYTES);
-  /** @param {string} id @param {string} operation @param {() => string[]} texts @param {import('../dist/esm/index.js').TextOptions} options */
-  const text = (id, operation, texts, options) => {
-    const sample = texts();
-    return workload(id, operation, `${si(count)} docs, ${(utf8Bytes(sample) / 1e6).toFixed(1)} MB`, utf8Bytes(sample), 'B', () => sample, (api, list) => ({
+  /** @param {string} id @param {string} operation @param {string[]} sample @param {import('../dist/esm/index.js').TextOptions} options */
+  const text = (id, operation, sample, options) =>
+    workload(id, operation, `${sample.length.toLocaleString('en-US')} docs, ${(utf8Bytes(sample) / 1e6).toFixed(2)} MB`, utf8Bytes(sample), 'B', () => sample, (api, list) => ({
       call: () => api.fingerprintMany(list, options),
       free: noop,
     }));
-  };
-  return [
-    text(`text-word-${si(count)}`, 'fingerprintMany, English, word 3 (defaults)', english, {}),
-    text(`text-char-${si(count)}`, 'fingerprintMany, English, char 4', english, { unit: 'char' }),
-    text(`text-chinese-${si(count)}`, 'fingerprintMany, Chinese (defaults)', chinese, {}),
+  const realEnglishDocs = realEnglish(realBytes);
+  const realChineseDocs = realChinese();
+  const seededEnglish = english();
+  const list = [
+    text(`text-real-word-${si(realBytes)}`, 'fingerprintMany, real English, word 3 (defaults)', realEnglishDocs, {}),
+    text(`text-real-char-${si(realBytes)}`, 'fingerprintMany, real English, char 4', realEnglishDocs, { unit: 'char' }),
   ];
+  if (realChineseDocs.length > 0) list.push(text(`text-real-chinese-${si(realBytes)}`, 'fingerprintMany, real Chinese (defaults)', realChineseDocs, {}));
+  list.push(
+    text(`text-word-${si(count)}`, 'fingerprintMany, English-like, word 3 (defaults)', seededEnglish, {}),
+    text(`text-char-${si(count)}`, 'fingerprintMany, English-like, char 4', seededEnglish, { unit: 'char' }),
+    text(`text-chinese-${si(count)}`, 'fingerprintMany, Chinese-like (defaults)', chinese(), {}),
+  );
+  return list;
 }
 
 /** Single queries timed per call: enough that a call takes milliseconds. */

@@ -151,9 +151,9 @@ for (const [name, load] of ENTRIES) {
       extended.set(good);
       expect(problem(extended)).toBe('length');
       const version = good.slice();
-      version[8] = 2;
+      version[8] = 3;
       expect(problem(version)).toBe('version');
-      expect(outcome(api(), version)).toMatchObject({ message: expect.stringMatching(/version 2/) });
+      expect(outcome(api(), version)).toMatchObject({ message: expect.stringMatching(/version 3/) });
       const damaged = good.slice();
       damaged[40] = damaged[40]! ^ 1;
       expect(problem(damaged)).toBe('checksum');

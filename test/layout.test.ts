@@ -14,12 +14,13 @@ const ALLOWED: Record<string, readonly string[]> = {
   shared: ['shared'],
   wasm: ['wasm', 'shared'],
   pure: ['pure', 'shared'],
-  cli: ['cli', 'wasm', 'shared'],
+  cli: ['cli', 'wasm', 'shared', 'parallel'],
+  parallel: ['parallel', 'wasm', 'shared'],
 };
 /** Folders that must run anywhere: no WebAssembly, no Node built-ins. */
 const PLATFORM_FREE = ['shared', 'pure'];
 /** Entry files: what the package exports; nothing inside the package imports them. */
-const ENTRIES = ['index.ts', 'pure/index.ts', 'cli/main.ts'];
+const ENTRIES = ['index.ts', 'pure/index.ts', 'cli/main.ts', 'parallel/index.ts'];
 
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {

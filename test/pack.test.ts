@@ -102,3 +102,38 @@ const pureApi = require('simhash-wasm/pure');`),
   );
   expect(got).toEqual(expected());
 });
+
+it('from the slim entry, refuses to work before init(source), then loads the .wasm file from a file: URL', () => {
+  const got = runConsumer(
+    'slim.mjs',
+    program(`import * as api from 'simhash-wasm/slim';
+import * as pureApi from 'simhash-wasm/pure';
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
+let refusal = 'nothing';
+try {
+  api.compute([1n]);
+} catch (error) {
+  refusal = String(error);
+}
+if (!/^TypeError: .*init\\(source\\)/.test(refusal)) throw new Error('slim before init: want a TypeError naming init(source), got ' + refusal);
+await api.init(pathToFileURL(createRequire(import.meta.url).resolve('simhash-wasm/simhash.wasm')));`),
+  );
+  expect(got).toEqual(expected());
+});
+
+it('runs a worker pool from ESM through simhash-wasm/parallel, which CommonJS cannot require', () => {
+  writeFileSync(
+    join(consumer, 'parallel.mjs'),
+    `import { createPool } from 'simhash-wasm/parallel';
+const pool = await createPool({ threads: 2 });
+const pairs = await pool.findAll([${fingerprints.map((h) => `${h}n`).join(', ')}], { distance: 2 });
+await pool.close();
+console.log(JSON.stringify({ left: Array.from(pairs.left), right: Array.from(pairs.right) }));`,
+  );
+  const got = JSON.parse(execFileSync(process.execPath, ['parallel.mjs'], { cwd: consumer, encoding: 'utf8' })) as unknown;
+  const { left, right } = expected();
+  expect(got).toEqual({ left, right });
+  writeFileSync(join(consumer, 'parallel.cjs'), `require('simhash-wasm/parallel');`);
+  expect(() => execFileSync(process.execPath, ['parallel.cjs'], { cwd: consumer, stdio: 'pipe' })).toThrow(/ERR_PACKAGE_PATH_NOT_EXPORTED|No "exports" main/);
+});

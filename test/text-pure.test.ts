@@ -6,6 +6,7 @@ import fc from 'fast-check';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import * as pure from '../ts/pure/index.js';
+import { keepDistinct, sortDistinct } from '../ts/pure/text-shingles.js';
 import { Xxh3Seed, xxh3, xxh3Hash } from '../ts/pure/xxh3.js';
 import { MARK, RANGES, SEPARATOR, UNSEGMENTED, WORD } from '../ts/shared/text-classes.js';
 import type { TextOptions } from '../ts/shared/types.js';
@@ -269,6 +270,30 @@ describe('shingles and fold (specification v1, steps 5 to 8)', () => {
       { requiredKeys: [] },
     );
     fc.assert(fc.property(text, options, (t, o) => expectAsModel(t, o)), { seed: 1122, numRuns: 300 });
+  });
+});
+
+describe('distinct shingles', () => {
+  it('keepDistinct keeps first occurrences in order; sortDistinct sorts them', () => {
+    // Few distinct values, shared low halves (the set indexes by them) and zeros.
+    const value = fc.oneof(
+      fc.bigInt({ min: 0n, max: 5n }),
+      fc.bigInt({ min: 0n, max: 3n }).map((x) => (x << 40n) | 7n),
+      fc.bigInt({ min: 0n, max: (1n << 64n) - 1n }),
+    );
+    fc.assert(
+      fc.property(fc.array(value, { maxLength: 300 }), (values) => {
+        const words = () => new Uint32Array(BigUint64Array.from(values).buffer);
+        const firsts = [...new Set(values)];
+        const kept = words();
+        const n = keepDistinct(kept, values.length);
+        expect(Array.from(new BigUint64Array(kept.buffer, 0, n))).toEqual(firsts);
+        const sorted = words();
+        const m = sortDistinct(sorted, values.length);
+        expect(Array.from(new BigUint64Array(sorted.buffer, 0, m))).toEqual(firsts.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
+      }),
+      { numRuns: 500 },
+    );
   });
 });
 

@@ -3,8 +3,8 @@
  * the slices of one search are disjoint, each sorted, and together make the whole result (for
  * pairs: concatenated and sorted, equal to the all-pairs oracle with no pair twice; for
  * clusters: their labels joined give the oracle's components), for random, adversarial and
- * clustered inputs, automatic and explicit layouts, and slice counts below, at and above the
- * number of tables.
+ * clustered inputs, automatic and explicit layouts of both filter families (permuted tables,
+ * and parts), and slice counts below, at and above the number of units.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
@@ -12,7 +12,7 @@ import * as oracle from './oracle.js';
 import { clusters as oracleClusters } from './index-oracle.js';
 import { distance as distanceArb, materialize, steps, validBlocks } from './suite/arbitraries.js';
 import { expectThrows, fcParams, plainPairs } from './suite/helpers.js';
-import { chooseBlocks } from '../ts/shared/plan.js';
+import { planTables } from '../ts/shared/plan.js';
 import type { FindAllOptions, FindClustersOptions, PairResult, U64Input } from '../ts/shared/types.js';
 import { joinSliceLabels, mergeSlicePairs, type WorkSlice } from '../ts/shared/work-slice.js';
 import { init } from '../ts/wasm/loader.js';
@@ -34,10 +34,18 @@ const ENTRIES: ReadonlyArray<readonly [string, SliceApi]> = [
 /** Property tests skip layouts with more tables than this. */
 const MAX_TABLES = 300;
 
-/** Number of filter units of a search: its tables, or 1 for the direct search (blocks 0). */
-function units(n: number, distance: number, blocks: number | undefined): number {
-  const b = blocks ?? chooseBlocks(n, distance);
-  return b === 0 ? 1 : oracle.binomial(b, distance);
+/** An explicit layout of either family, or none (the planner's). */
+type Layout = { blocks?: number; parts?: number };
+
+/** Number of filter units of a search: its tables or parts, or 1 for the direct search. */
+function units(n: number, distance: number, layout: Layout): number {
+  const plan = planTables({ n, distance, use: 'batch', ...layout });
+  return plan.family === 'parts' ? plan.parts : plan.family === 'tables' ? oracle.binomial(plan.blocks, distance) : 1;
+}
+
+/** `blocks` as a layout (undefined: the planner's). */
+function blocksLayout(blocks: number | undefined): Layout {
+  return blocks === undefined ? {} : { blocks };
 }
 
 /** Counts to split a search of `tables` units into: few, exactly as many, and more. */
@@ -56,9 +64,9 @@ function families(rng: oracle.SplitMix64, n: number, distance: number): bigint[]
   return values;
 }
 
-function checkSlices(api: SliceApi, values: readonly bigint[], distance: number, blocks: number | undefined, count: number): void {
+function checkSlices(api: SliceApi, values: readonly bigint[], distance: number, layout: Layout, count: number): void {
   const input = BigUint64Array.from(values);
-  const options = blocks === undefined ? { distance } : { distance, blocks };
+  const options = { distance, ...layout };
   const parts: PairResult[] = [];
   const labels: Uint32Array[] = [];
   for (let index = 0; index < count; index++) {
@@ -93,19 +101,42 @@ for (const [name, api] of ENTRIES) {
           const values = materialize(s, distance);
           const choices: Array<number | undefined> = [undefined, ...validBlocks(distance, MAX_TABLES)];
           const blocks = choices[pickBlocks % choices.length];
-          const counts = countsFor(units(values.length, distance, blocks));
-          checkSlices(api, values, distance, blocks, counts[pickCount % counts.length]!);
+          const counts = countsFor(units(values.length, distance, blocksLayout(blocks)));
+          checkSlices(api, values, distance, blocksLayout(blocks), counts[pickCount % counts.length]!);
         }),
         fcParams(1301, 150),
       );
     });
 
+    it('make the whole result with parts, one unit per part, on random and adversarial inputs', () => {
+      fc.assert(
+        fc.property(distanceArb, steps(50), fc.integer({ min: 1, max: 64 }), fc.nat(), (distance, s, parts, pickCount) => {
+          const values = materialize(s, distance);
+          const counts = countsFor(parts);
+          checkSlices(api, values, distance, { parts }, counts[pickCount % counts.length]!);
+        }),
+        fcParams(1304, 100),
+      );
+    });
+
     it('make the whole result on clustered inputs, for every count up to beyond the tables', () => {
       const rng = new oracle.SplitMix64(1302n);
-      for (const [distance, blocks] of [[3, 5], [3, 4], [1, 3], [6, 8], [10, 12], [3, undefined]] as const) {
+      const layouts: Array<[number, Layout]> = [
+        [3, { blocks: 5 }],
+        [3, { blocks: 4 }],
+        [1, { blocks: 3 }],
+        [6, { blocks: 8 }],
+        [10, { blocks: 12 }],
+        [3, {}],
+        [10, {}],
+        [10, { parts: 4 }],
+        [16, { parts: 5 }],
+        [6, { parts: 3 }],
+      ];
+      for (const [distance, layout] of layouts) {
         const values = families(rng, 400, distance);
-        for (const count of countsFor(units(values.length, distance, blocks))) {
-          checkSlices(api, values, distance, blocks, count);
+        for (const count of countsFor(units(values.length, distance, layout))) {
+          checkSlices(api, values, distance, layout, count);
         }
       }
     });

@@ -56,6 +56,8 @@ export interface DedupOptions {
   readonly jsonl: JsonLinesFormat | undefined;
   /** Largest document read whole, in bytes; larger inputs are skipped and reported. */
   readonly maxBytes: number;
+  /** Workers to fingerprint and group with; `undefined`: one per available core. 1: none. */
+  readonly threads: number | undefined;
 }
 
 /**
@@ -92,6 +94,7 @@ const OPTIONS = {
   field: { type: 'string' },
   id: { type: 'string' },
   'max-bytes': { type: 'string' },
+  threads: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const;
@@ -140,6 +143,7 @@ export function parseCommandLine(argv: readonly string[]): Command {
           ? { field: nonEmpty(values.field ?? 'text', '--field'), id: values.id === undefined ? undefined : nonEmpty(values.id, '--id') }
           : undefined,
       maxBytes: values['max-bytes'] === undefined ? DEFAULT_MAX_BYTES : byteSize(values['max-bytes'], '--max-bytes', 1, MAX_MAX_BYTES),
+      threads: values.threads === undefined ? undefined : integerIn(values.threads, '--threads', 1, 256),
     },
   };
 }

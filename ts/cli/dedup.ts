@@ -1,7 +1,9 @@
 /** The dedup command: read, fingerprint, group, report. */
 
+import { availableParallelism } from 'node:os';
 import type { Readable, Writable } from 'node:stream';
 import { init } from '../wasm/loader.js';
+import { createPool, type Pool } from '../parallel/pool.js';
 import type { DedupOptions } from './args.js';
 import { FingerprintCollector } from './fingerprints.js';
 import { groupByMinHash, groupNearDuplicates } from './groups.js';
@@ -39,10 +41,14 @@ export async function runDedup(options: DedupOptions, io: DedupIo): Promise<numb
   }
   progress = startProgress(io.stderr, totalSize(sources));
   let report: DedupReport;
+  const threads = options.threads ?? availableParallelism();
+  // One thread needs no workers: the same work runs here.
+  const pool = threads === 1 ? undefined : await createPool({ threads });
   try {
-    report = await dedupSources(sources, options, io.stdin, problems, progress);
+    report = await dedupSources(sources, options, io.stdin, problems, progress, pool);
   } finally {
     progress.finish();
+    await pool?.close();
   }
   await writeAll(io.stdout, options.json ? jsonChunks(report) : tableChunks(report));
   problems.finish();
@@ -55,23 +61,25 @@ async function dedupSources(
   stdin: Readable,
   problems: ProblemLog,
   progress: Progress,
+  pool: Pool | undefined,
 ): Promise<DedupReport> {
   const size = options.size === undefined ? {} : { size: options.size };
   const collector =
     options.method === 'simhash'
-      ? new FingerprintCollector({ unit: options.unit, weighting: options.weighting, ...size })
+      ? new FingerprintCollector({ unit: options.unit, weighting: options.weighting, ...size }, pool)
       : new SignatureCollector({ unit: options.unit, numPerm: MINHASH_PERMUTATIONS, ...size });
   let documents = 0;
   for await (const item of readDocuments(sources, options.jsonl, stdin, options.maxBytes)) {
     if (item.kind === 'document') {
-      collector.add(item.id, item.text);
+      const wait = collector.add(item.id, item.text);
+      if (wait !== undefined) await wait;
       documents++;
     } else {
       problems.report({ input: item.input, reason: item.reason });
     }
     progress.advance(item.bytes, documents);
   }
-  const collected = collector.finish();
+  const collected = await collector.finish();
   progress.step(`grouping ${collected.ids.length.toLocaleString('en')} ${options.method === 'simhash' ? 'fingerprints' : 'signatures'}…`);
   const fingerprinted = 'fingerprints' in collected ? collected : { ...collected, fingerprints: new BigUint64Array(0) };
   return {
@@ -85,7 +93,7 @@ async function dedupSources(
     fingerprinted,
     groups:
       'fingerprints' in collected
-        ? groupNearDuplicates(collected.fingerprints, options.distance)
+        ? await groupNearDuplicates(collected.fingerprints, options.distance, pool)
         : groupByMinHash(collected.signatures, MINHASH_PERMUTATIONS, options.threshold),
     skipped: problems.kept,
     skippedCount: problems.count,

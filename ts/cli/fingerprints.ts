@@ -3,6 +3,7 @@
  * one fingerprint and one id per document.
  */
 
+import type { Pool } from '../parallel/pool.js';
 import type { TextOptions } from '../shared/types.js';
 import { features, fingerprintMany } from '../wasm/text.js';
 
@@ -21,9 +22,21 @@ const BATCH_DOCUMENTS = 1024;
 /** ...or this many UTF-16 code units of text, whichever comes first. */
 const BATCH_CHARS = 8 << 20;
 
-/** Collects documents and fingerprints them a batch at a time. */
+/** A batch sent to a pool and not yet stored. */
+interface PendingBatch {
+  readonly texts: string[];
+  readonly ids: string[];
+  readonly fingerprints: Promise<BigUint64Array>;
+}
+
+/**
+ * Collects documents and fingerprints them a batch at a time: on this thread, or with a pool,
+ * on its workers while more documents are read, a few batches per worker at most.
+ */
 export class FingerprintCollector {
   readonly #options: TextOptions;
+  readonly #pool: Pool | undefined;
+  readonly #pending: PendingBatch[] = [];
   #texts: string[] = [];
   #textIds: string[] = [];
   #chars = 0;
@@ -32,21 +45,36 @@ export class FingerprintCollector {
   readonly #ids: string[] = [];
   readonly #featureless: string[] = [];
 
-  constructor(options: TextOptions) {
+  constructor(options: TextOptions, pool?: Pool) {
     this.#options = options;
+    this.#pool = pool;
   }
 
-  /** Adds a document; its text is released once its batch is fingerprinted. */
-  add(id: string, text: string): void {
+  /**
+   * Adds a document; its text is released once its batch is fingerprinted. Returns a promise
+   * when the caller should wait before adding more (the workers have enough to do).
+   */
+  add(id: string, text: string): Promise<void> | undefined {
     this.#texts.push(text);
     this.#textIds.push(id);
     this.#chars += text.length;
-    if (this.#texts.length >= BATCH_DOCUMENTS || this.#chars >= BATCH_CHARS) this.#flush();
+    if (this.#texts.length < BATCH_DOCUMENTS && this.#chars < BATCH_CHARS) return undefined;
+    if (this.#pool === undefined) {
+      this.#flush();
+      return undefined;
+    }
+    this.#submit(this.#pool);
+    return this.#pending.length > 2 * this.#pool.threads ? this.#storeOldest() : undefined;
   }
 
   /** Fingerprints what is left and returns everything collected. */
-  finish(): Fingerprinted {
-    this.#flush();
+  async finish(): Promise<Fingerprinted> {
+    if (this.#pool === undefined) {
+      this.#flush();
+    } else {
+      if (this.#texts.length > 0) this.#submit(this.#pool);
+      while (this.#pending.length > 0) await this.#storeOldest();
+    }
     return {
       fingerprints: this.#fingerprints.subarray(0, this.#count),
       ids: this.#ids,
@@ -56,21 +84,42 @@ export class FingerprintCollector {
 
   #flush(): void {
     if (this.#texts.length === 0) return;
-    const batch = fingerprintMany(this.#texts, this.#options);
+    this.#storeBatch(fingerprintMany(this.#texts, this.#options), this.#texts, this.#textIds);
+    this.#clear();
+  }
+
+  #submit(pool: Pool): void {
+    const fingerprints = pool.fingerprintMany(this.#texts, this.#options);
+    // Awaited in order by #storeOldest; marked handled so that a failure while older batches
+    // are awaited is not reported as unhandled.
+    fingerprints.catch(() => undefined);
+    this.#pending.push({ texts: this.#texts, ids: this.#textIds, fingerprints });
+    this.#clear();
+  }
+
+  async #storeOldest(): Promise<void> {
+    const batch = this.#pending.shift()!;
+    this.#storeBatch(await batch.fingerprints, batch.texts, batch.ids);
+  }
+
+  #clear(): void {
+    this.#texts = [];
+    this.#textIds = [];
+    this.#chars = 0;
+  }
+
+  #storeBatch(batch: BigUint64Array, texts: readonly string[], ids: readonly string[]): void {
     for (let i = 0; i < batch.length; i++) {
       const fingerprint = batch[i] ?? 0n;
-      const id = this.#textIds[i] ?? '';
+      const id = ids[i] ?? '';
       // 0n is also, very rarely, the fingerprint of a text with shingles; only those without any
       // are set apart, and confirming costs one more pass over these few texts only.
-      if (fingerprint === 0n && features(this.#texts[i] ?? '', this.#options).length === 0) {
+      if (fingerprint === 0n && features(texts[i] ?? '', this.#options).length === 0) {
         this.#featureless.push(id);
       } else {
         this.#store(fingerprint, id);
       }
     }
-    this.#texts = [];
-    this.#textIds = [];
-    this.#chars = 0;
   }
 
   #store(fingerprint: bigint, id: string): void {

@@ -3,6 +3,7 @@
 import { findClustersMinHash } from '../shared/minhash-find.js';
 import { findClusters } from '../wasm/clusters.js';
 import { numDifferingBits } from '../wasm/distance.js';
+import type { Pool } from '../parallel/pool.js';
 
 /** One family of near-duplicates: at least two documents. */
 export interface Group {
@@ -18,10 +19,12 @@ export interface Group {
  * The connected components of the graph linking fingerprints at most `distance` bits apart,
  * leaving out single documents, ordered by their first member. Members of a group can be more
  * than `distance` bits from its first member when a chain of closer pairs joins them; in return
- * the output stays linear in the number of documents however large a family is.
+ * the output stays linear in the number of documents however large a family is. With a pool,
+ * its workers find the components.
  */
-export function groupNearDuplicates(fingerprints: BigUint64Array, distance: number): Group[] {
-  return groupsOf(findClusters(fingerprints, { distance }), (root, i) => numDifferingBits(fingerprints[root] as bigint, fingerprints[i] as bigint), undefined);
+export async function groupNearDuplicates(fingerprints: BigUint64Array, distance: number, pool?: Pool): Promise<Group[]> {
+  const roots = pool === undefined ? findClusters(fingerprints, { distance }) : await pool.findClusters(fingerprints, { distance });
+  return groupsOf(roots, (root, i) => numDifferingBits(fingerprints[root] as bigint, fingerprints[i] as bigint), undefined);
 }
 
 /**

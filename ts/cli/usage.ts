@@ -5,7 +5,7 @@ import { DEFAULT_DISTANCE, DEFAULT_THRESHOLD, DEFAULT_WEIGHTING } from './args.j
 /** The synopsis, also printed after a usage error. */
 export const USAGE = `usage: simhash-wasm dedup <files | directories | -> [--distance N] [--unit word|char]
            [--size N] [--weighting binary|tf] [--json] [--jsonl [--field F] [--id F]]
-           [--max-bytes N]
+           [--max-bytes N] [--threads N]
        simhash-wasm dedup <files | directories | -> --method minhash [--threshold J] ...`;
 
 /** The full `--help` text. */
@@ -40,6 +40,8 @@ Options
   --max-bytes N       largest file read as one document, in bytes, with an optional K, M
                       or G suffix (default 64M, at most 512M); a run's memory peaks at
                       six to seven times the largest document read
+  --threads N         worker threads that fingerprint and group, 1..256 (default: one per
+                      available core); the output is the same for every N
   -h, --help          print this help
   -v, --version       print the version
 

@@ -27,12 +27,12 @@ export function findClusters(fingerprints: U64Input, options: FindClustersOption
  */
 export function findClustersSlice(fingerprints: U64Input, options: FindClustersOptions, slice: WorkSlice): Uint32Array {
   const values = toU64Array(fingerprints, 'fingerprints');
-  const { distance, blocks } = checkClustersOptions(options, values.length);
+  const { distance, filter } = checkClustersOptions(options, values.length);
   checkWorkSlice(slice);
   const words = toWords(values);
   const labels = new Uint32Array(values.length);
   for (let i = 0; i < labels.length; i++) labels[i] = i;
-  scanRuns(words, distance, blocks, slice, groupRuns(labels, distance));
+  scanRuns(words, distance, filter, slice, groupRuns(labels, distance));
   // Parents never exceed their children, so one increasing pass turns parents into roots.
   for (let i = 0; i < labels.length; i++) labels[i] = labels[labels[i]!]!;
   return labels;
@@ -76,7 +76,7 @@ function groupRuns(parent: Uint32Array, distance: number): RunVisitor {
   let radii = new Int32Array(16);
   let lasts = new Int32Array(16);
   let next = new Int32Array(64);
-  return (run: RunBuffer, length: number) => {
+  const visitRun = (run: RunBuffer, length: number): void => {
     const { positions, low, high } = run;
     if (next.length < length) next = new Int32Array(Math.max(length, 2 * next.length));
     let groups = 0;
@@ -122,6 +122,19 @@ function groupRuns(parent: Uint32Array, distance: number): RunVisitor {
         groups++;
       }
     }
+  };
+  return {
+    run: visitRun,
+    // Two buckets of a part are mostly far apart: every pair is checked.
+    cross(a, aLength, b, bLength) {
+      for (let i = 0; i < aLength; i++) {
+        for (let j = 0; j < bLength; j++) {
+          if (popcount64(a.low[i]! ^ b.low[j]!, a.high[i]! ^ b.high[j]!) <= distance) {
+            union(parent, a.positions[i]!, b.positions[j]!);
+          }
+        }
+      }
+    },
   };
 }
 

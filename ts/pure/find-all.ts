@@ -1,8 +1,8 @@
-import { chooseBlocks } from '../shared/plan.js';
+import { explicitFilter } from '../shared/filter.js';
+import { chooseFilter } from '../shared/plan.js';
 import type { FindAllOptions, PairResult, U64Input } from '../shared/types.js';
 import {
   DEFAULT_MAX_PAIRS,
-  checkBlocks,
   checkDistance,
   checkMaxPairs,
   checkOptions,
@@ -11,7 +11,6 @@ import { popcount32 } from './hamming.js';
 import { toU64Array } from './input.js';
 import { PairCollector } from './pairs.js';
 import { scanRuns, type RunVisitor } from './table-scan.js';
-import { collidesFirstHere } from './tables.js';
 import { toWords } from './words.js';
 import { WHOLE_SEARCH, checkWorkSlice, type WorkSlice } from '../shared/work-slice.js';
 
@@ -38,48 +37,52 @@ export function findAllSlice(fingerprints: U64Input, options: FindAllOptions, sl
   const values = toU64Array(fingerprints, 'fingerprints');
   const checked = checkOptions(options);
   const distance = checkDistance(checked.distance);
-  const blocks =
-    checked.blocks === undefined
-      ? chooseBlocks(values.length, distance)
-      : checkBlocks(checked.blocks, distance);
+  const filter = explicitFilter(checked, distance) ?? chooseFilter(values.length, distance, 'batch');
   const maxPairs =
     checked.maxPairs === undefined ? DEFAULT_MAX_PAIRS : checkMaxPairs(checked.maxPairs);
   checkWorkSlice(slice);
   const words = toWords(values);
   const pairs = new PairCollector(maxPairs);
-  scanRuns(words, distance, blocks, slice, pairsOfRuns(distance, pairs));
+  scanRuns(words, distance, filter, slice, pairsOfRuns(distance, pairs));
   return pairs.toResult(words);
 }
 
 /**
- * Checks every pair of each run and reports those within `distance`, each from one table only:
- * the first in layout order where it collides, so no set of reported pairs is needed. Tables are
- * the `(blocks - distance)`-subsets of blocks in lexicographic order, so the first subset
- * contained in the set of blocks a pair agrees on is that set's `blocks - distance` smallest
- * members: a table is the pair's first exactly when every non-leading block below its last
- * leading block differs. Runs group by packed key, so every pair of a run agrees on the
- * table's leading blocks.
+ * Checks every pair of each run, and of each two buckets of a part, and reports those within
+ * `distance`, each from one unit only: the first in filter order where it collides (tables)
+ * or qualifies (parts), so no set of reported pairs is needed (see `units.ts`).
  */
 function pairsOfRuns(distance: number, pairs: PairCollector): RunVisitor {
-  return (run, length, table) => {
-    const { positions, low, high } = run;
-    const earlierBlocks = table === null ? NO_BLOCKS : table.earlierBlocks;
-    for (let a = 0; a < length - 1; a++) {
-      const aLow = low[a]!;
-      const aHigh = high[a]!;
-      for (let b = a + 1; b < length; b++) {
-        const x = aLow ^ low[b]!;
-        // Most candidates are far apart: half the count usually settles it.
-        const lowBits = popcount32(x);
-        if (lowBits > distance) continue;
-        const y = aHigh ^ high[b]!;
-        if (lowBits + popcount32(y) <= distance && collidesFirstHere(x, y, earlierBlocks)) {
-          pairs.add(positions[a]!, positions[b]!);
+  return {
+    run(run, length, unit) {
+      const { positions, low, high } = run;
+      for (let a = 0; a < length - 1; a++) {
+        const aLow = low[a]!;
+        const aHigh = high[a]!;
+        for (let b = a + 1; b < length; b++) {
+          const x = aLow ^ low[b]!;
+          // Most candidates are far apart: half the count usually settles it.
+          const lowBits = popcount32(x);
+          if (lowBits > distance) continue;
+          const y = aHigh ^ high[b]!;
+          if (lowBits + popcount32(y) <= distance && (unit === null || unit.first(x, y))) {
+            pairs.add(positions[a]!, positions[b]!);
+          }
         }
       }
-    }
+    },
+    cross(a, aLength, b, bLength, unit) {
+      for (let i = 0; i < aLength; i++) {
+        const aLow = a.low[i]!;
+        const aHigh = a.high[i]!;
+        for (let j = 0; j < bLength; j++) {
+          const x = aLow ^ b.low[j]!;
+          const lowBits = popcount32(x);
+          if (lowBits > distance) continue;
+          const y = aHigh ^ b.high[j]!;
+          if (lowBits + popcount32(y) <= distance && unit.first(x, y)) pairs.add(a.positions[i]!, b.positions[j]!);
+        }
+      }
+    },
   };
 }
-
-/** No earlier blocks: the direct search has no tables to defer to. */
-const NO_BLOCKS = new Int32Array(0);

@@ -9,10 +9,9 @@
 
 import { checkId, checkIds, checkIndexOptions, checkQueryOptions, checkSameLength, freedIndex } from '../shared/index-args.js';
 import { checkIndexBytes, decodeIndex, encodeIndex } from '../shared/index-format.js';
-import { permutationLayout } from '../shared/layout.js';
-import { LayoutPolicy, bucketBits } from '../shared/plan.js';
+import { PARTS_CODE, blocksOf, partsOf } from '../shared/filter.js';
+import { LayoutPolicy, bucketBits, partKeyBits } from '../shared/plan.js';
 import type {
-  PermutationLayout,
   QueryManyResult,
   QueryOptions,
   QueryResult,
@@ -25,7 +24,8 @@ import { checkU64 } from '../shared/validate.js';
 import { popcount64 } from './hamming.js';
 import { toU64Array } from './input.js';
 import { KeySorter } from './radix-sort.js';
-import { collidesFirstHere, keyLowOf, tableWords, type TableWords } from './tables.js';
+import { keyLowOf } from './tables.js';
+import { Ball, filterUnits, partUnits, type Unit } from './units.js';
 import { highWord, lowWord, toWords } from './words.js';
 
 /** End of a delta chain. */
@@ -37,9 +37,11 @@ const MIN_DELTA = 256;
 /** Widest bucket directory (as the Rust core's). */
 const MAX_BUCKET_BITS = 24;
 
-/** The entries of one permuted table. */
+/** The entries of one unit of the filter (a permuted table, or a part). */
 interface Table {
-  readonly words: TableWords;
+  readonly unit: Unit;
+  /** Bits the buckets are keyed on. */
+  readonly bits: number;
   /** A fingerprint's bucket is the low bits of its key: `keyLowOf(...) & mask`. */
   readonly mask: number;
   /** Bucket `b` holds entries `starts[b] .. starts[b + 1]`. */
@@ -53,10 +55,11 @@ interface Table {
   links: Int32Array;
 }
 
-function emptyTable(words: TableWords, bits: number): Table {
-  const buckets = 2 ** Math.min(bits, words.keyBits);
+function emptyTable(unit: Unit, bits: number): Table {
+  const buckets = 2 ** Math.min(bits, unit.keyBits);
   return {
-    words,
+    unit,
+    bits: Math.min(bits, unit.keyBits),
     mask: buckets - 1,
     starts: new Uint32Array(buckets + 1),
     low: new Uint32Array(0),
@@ -66,6 +69,9 @@ function emptyTable(words: TableWords, bits: number): Table {
     links: new Int32Array(64),
   };
 }
+
+/** The keys a query probes in one table; reused. */
+const probeBall = new Ball();
 
 /** A query's finds as `distance * 2^32 + id`, the order they are reported in; reused. */
 let found = new Float64Array(64);
@@ -82,10 +88,14 @@ class Loaded {
 
 class PureSimHashIndex implements SimHashIndexType {
   readonly distance: number;
-  readonly #configuredBlocks: number;
+  /** The filter code (see `filter.ts`) the index was made with; 0: planned. */
+  readonly #configured: number;
   readonly #policy: LayoutPolicy | null;
   #freed = false;
-  #layout: PermutationLayout | null = null;
+  /** Code of the filter in use; 0: every entry is compared. */
+  #filter = 0;
+  /** Units of a part filter for each query distance, made on first use. */
+  #queryUnits: Unit[][] = [];
   #tables: Table[] = [];
   /** Per slot: fingerprint halves (low first), id, live flag. */
   #words = new Uint32Array(128);
@@ -105,11 +115,11 @@ class PureSimHashIndex implements SimHashIndexType {
    * @throws {TypeError | RangeError} for invalid options.
    */
   constructor(options: SimHashIndexOptions, loaded?: Loaded) {
-    const { distance, blocks } = checkIndexOptions(options);
+    const { distance, filter } = checkIndexOptions(options);
     this.distance = distance;
-    this.#configuredBlocks = blocks;
-    this.#policy = blocks === 0 ? new LayoutPolicy(distance) : null;
-    this.#setBlocks(blocks);
+    this.#configured = filter;
+    this.#policy = filter === 0 ? new LayoutPolicy(distance) : null;
+    this.#setFilter(filter);
     if (loaded instanceof Loaded) {
       const entries = loaded;
       this.#reserve(entries.ids.length);
@@ -126,8 +136,10 @@ class PureSimHashIndex implements SimHashIndexType {
    * @throws {IndexFormatError} for bytes that are not a saved index.
    */
   static deserialize(bytes: Uint8Array): SimHashIndexType {
-    const { distance, blocks, ids, words } = decodeIndex(checkIndexBytes(bytes));
-    return new PureSimHashIndex(blocks === 0 ? { distance } : { distance, blocks }, new Loaded(ids, words));
+    const { distance, filter, ids, words } = decodeIndex(checkIndexBytes(bytes));
+    const options =
+      filter === 0 ? { distance } : filter >= PARTS_CODE ? { distance, parts: partsOf(filter) } : { distance, blocks: filter };
+    return new PureSimHashIndex(options, new Loaded(ids, words));
   }
 
   get freed(): boolean {
@@ -141,7 +153,12 @@ class PureSimHashIndex implements SimHashIndexType {
 
   get blocks(): number {
     this.#check();
-    return this.#layout?.blocks ?? 0;
+    return blocksOf(this.#filter);
+  }
+
+  get parts(): number {
+    this.#check();
+    return partsOf(this.#filter);
   }
 
   add(id: number, fingerprint: bigint): void {
@@ -254,7 +271,7 @@ class PureSimHashIndex implements SimHashIndexType {
       words[2 * j] = this.#words[2 * slot]!;
       words[2 * j + 1] = this.#words[2 * slot + 1]!;
     }
-    return encodeIndex(this.distance, this.#configuredBlocks, ids, words);
+    return encodeIndex(this.distance, this.#configured, ids, words);
   }
 
   free(): void {
@@ -279,11 +296,12 @@ class PureSimHashIndex implements SimHashIndexType {
   /** Switches layout when the policy says the size calls for another one. */
   #replan(): void {
     const planned = this.#policy?.due(this.#slotOf.size);
-    if (planned !== undefined && planned !== (this.#layout?.blocks ?? 0)) this.#setBlocks(planned);
+    if (planned !== undefined && planned !== this.#filter) this.#setFilter(planned);
   }
 
-  #setBlocks(blocks: number): void {
-    this.#layout = blocks === 0 ? null : permutationLayout(blocks, this.distance);
+  #setFilter(filter: number): void {
+    this.#filter = filter;
+    this.#queryUnits = [];
     this.#rebuild();
   }
 
@@ -335,7 +353,7 @@ class PureSimHashIndex implements SimHashIndexType {
         table.links = links;
       }
       for (let slot = this.#chained; slot < this.#slots; slot++) {
-        const bucket = keyLowOf(this.#words[2 * slot]!, this.#words[2 * slot + 1]!, table.words.pieces) & table.mask;
+        const bucket = keyLowOf(this.#words[2 * slot]!, this.#words[2 * slot + 1]!, table.unit.pieces) & table.mask;
         table.links[slot - this.#indexed] = table.heads[bucket]!;
         table.heads[bucket] = slot;
       }
@@ -353,7 +371,7 @@ class PureSimHashIndex implements SimHashIndexType {
     const live = this.#slots - this.#dead;
     if (this.#dead > MIN_DELTA && this.#dead > live) {
       this.#rebuild();
-    } else if (this.#layout !== null && (this.#slots - this.#indexed > this.#deltaLimit() || this.#chained < this.#slots)) {
+    } else if (this.#filter !== 0 && (this.#slots - this.#indexed > this.#deltaLimit() || this.#chained < this.#slots)) {
       if (this.#tables.length === 0 || indexBucketBits(live) >= this.#bucketBits + 2) this.#rebuild();
       else this.#merge();
     }
@@ -365,10 +383,13 @@ class PureSimHashIndex implements SimHashIndexType {
     this.#tables = [];
     this.#indexed = 0;
     this.#chained = 0;
-    const layout = this.#layout;
-    if (layout === null) return;
-    const bits = indexBucketBits(this.#slotOf.size);
-    this.#tables = layout.tables.map((_, t) => emptyTable(tableWords(layout, t), bits));
+    if (this.#filter === 0) return;
+    const n = this.#slotOf.size;
+    const bits = indexBucketBits(n);
+    // A part's bucket holds about one entry (as in the Rust core).
+    this.#tables = filterUnits(this.#filter, this.distance).map((unit) =>
+      emptyTable(unit, this.#filter >= PARTS_CODE ? partKeyBits(unit.keyBits, n) : bits),
+    );
     this.#bucketBits = bits;
     this.#merge();
   }
@@ -406,7 +427,7 @@ class PureSimHashIndex implements SimHashIndexType {
       const counts = new Uint32Array(mask + 2);
       for (let k = 0; k < incoming.length; k++) {
         const slot = incoming[k]!;
-        const bucket = keyLowOf(this.#words[2 * slot]!, this.#words[2 * slot + 1]!, table.words.pieces) & mask;
+        const bucket = keyLowOf(this.#words[2 * slot]!, this.#words[2 * slot + 1]!, table.unit.pieces) & mask;
         buckets[k] = bucket;
         counts[bucket + 1]!++;
       }
@@ -421,7 +442,7 @@ class PureSimHashIndex implements SimHashIndexType {
       let copied = 0;
       let written = 0;
       for (let k = 0; k < incoming.length; ) {
-        const bucket = keyLowOf(this.#words[2 * sorted[k]!]!, this.#words[2 * sorted[k]! + 1]!, table.words.pieces) & mask;
+        const bucket = keyLowOf(this.#words[2 * sorted[k]!]!, this.#words[2 * sorted[k]! + 1]!, table.unit.pieces) & mask;
         const end = starts[bucket + 1]!;
         low.set(table.low.subarray(copied, end), written);
         high.set(table.high.subarray(copied, end), written);
@@ -464,29 +485,28 @@ class PureSimHashIndex implements SimHashIndexType {
       }
       found[count++] = popcount64(x, y) * 2 ** 32 + this.#ids[slot]!;
     };
-    for (const table of this.#tables) {
-      const { leadingLow, leadingHigh, earlierBlocks, pieces } = table.words;
-      const bucket = keyLowOf(low, high, pieces) & table.mask;
-      for (let i = table.starts[bucket]!, end = table.starts[bucket + 1]!; i < end; i++) {
-        const x = table.low[i]! ^ low;
-        const y = table.high[i]! ^ high;
-        if (
-          popcount64(x, y) <= distance &&
-          ((x & leadingLow) | (y & leadingHigh)) === 0 &&
-          collidesFirstHere(x, y, earlierBlocks)
-        ) {
-          report(x, y, table.slots[i]!);
+    // Parts are probed with the slack of the query's distance (smaller balls below the
+    // index's distance), as in the Rust core.
+    let units: Unit[] | null = null;
+    if (this.#filter >= PARTS_CODE && this.#tables.length > 0) {
+      units = this.#queryUnits[distance] ??= partUnits(partsOf(this.#filter), distance);
+    }
+    for (let t = 0; t < this.#tables.length; t++) {
+      const table = this.#tables[t]!;
+      const unit = units === null ? table.unit : units[t]!;
+      const key = keyLowOf(low, high, unit.pieces) & table.mask;
+      const ball = probeBall.reset(table.bits, unit.radius);
+      for (let m = ball.next(); m >= 0; m = ball.next()) {
+        const bucket = key ^ m;
+        for (let i = table.starts[bucket]!, end = table.starts[bucket + 1]!; i < end; i++) {
+          const x = table.low[i]! ^ low;
+          const y = table.high[i]! ^ high;
+          if (popcount64(x, y) <= distance && unit.first(x, y)) report(x, y, table.slots[i]!);
         }
-      }
-      for (let slot = table.heads[bucket]!; slot !== NONE; slot = table.links[slot - this.#indexed]!) {
-        const x = this.#words[2 * slot]! ^ low;
-        const y = this.#words[2 * slot + 1]! ^ high;
-        if (
-          popcount64(x, y) <= distance &&
-          ((x & leadingLow) | (y & leadingHigh)) === 0 &&
-          collidesFirstHere(x, y, earlierBlocks)
-        ) {
-          report(x, y, slot);
+        for (let slot = table.heads[bucket]!; slot !== NONE; slot = table.links[slot - this.#indexed]!) {
+          const x = this.#words[2 * slot]! ^ low;
+          const y = this.#words[2 * slot + 1]! ^ high;
+          if (popcount64(x, y) <= distance && unit.first(x, y)) report(x, y, slot);
         }
       }
     }

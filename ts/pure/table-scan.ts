@@ -1,12 +1,17 @@
 /**
- * The permuted-table scan that findAll and findClusters share: for each table, sort the
- * fingerprints by their leading blocks and hand every run of equal keys to a visitor, which
- * decides what a run means (pairs, or unions of components).
+ * The scan that findAll and findClusters share: for each permuted table, sort the fingerprints
+ * by their leading blocks and hand every run of equal keys to a visitor; for each part of a
+ * multi-index layout, bucket the fingerprints by the part and hand every bucket, and every two
+ * buckets whose keys lie within the part's radius, to it. The visitor decides what they mean
+ * (pairs, or unions of components).
  */
 
+import { PARTS_CODE } from '../shared/filter.js';
 import { permutationLayout } from '../shared/layout.js';
+import { partKeyBits } from '../shared/plan.js';
 import { KeySorter } from './radix-sort.js';
-import { computeKeys, tableWords, type TableWords } from './tables.js';
+import { computeKeys, keyLowOf, tableWords } from './tables.js';
+import { Ball, filterUnits, partUnits, type Unit } from './units.js';
 import { sliceIncludes, type WorkSlice } from '../shared/work-slice.js';
 
 /** Fingerprints of one run, copied together so that visiting them reads no further. */
@@ -28,24 +33,34 @@ export class RunBuffer {
   }
 }
 
-/**
- * Called once per run of at least two fingerprints that may lie within the distance of one
- * another: the first `length` entries of `run`, from `table`, or from no table (`null`) when the
- * run is the whole input.
- */
-export type RunVisitor = (run: RunBuffer, length: number, table: TableWords | null) => void;
+/** What a scan hands its runs to. */
+export interface RunVisitor {
+  /**
+   * Called once per run of at least two fingerprints that may lie within the distance of one
+   * another: the first `length` entries of `run`, from `unit`, or from no unit (`null`) when
+   * the run is the whole input.
+   */
+  run(run: RunBuffer, length: number, unit: Unit | null): void;
+  /**
+   * Called for two buckets of a part whose keys lie within its radius: every pair of one
+   * member of `a` (its first `aLength`) and one of `b` may lie within the distance.
+   */
+  cross(a: RunBuffer, aLength: number, b: RunBuffer, bLength: number, unit: Unit): void;
+}
 
 /**
- * Visits the runs of a scan over `words` (fingerprints as 32-bit halves) in the units of
- * `slice`: with `blocks` 0, one run of everything, in position order (a single unit, unit 0);
- * otherwise the runs of equal keys of each table `t` the slice includes. Over the whole search,
- * every pair within `distance` bits shares a run at least once.
+/**
+ * Visits the runs of a scan over `words` (fingerprints as 32-bit halves) with the filter of
+ * code `filter` (see `filter.ts`), in the units of `slice`: with 0, one run of everything, in
+ * position order (a single unit, unit 0); with blocks, the runs of equal keys of each table
+ * the slice includes; with parts, the buckets and pairs of buckets of each part it includes.
+ * Over the whole search, every pair within `distance` bits is visited at least once.
  */
-export function scanRuns(words: Uint32Array, distance: number, blocks: number, slice: WorkSlice, visit: RunVisitor): void {
+export function scanRuns(words: Uint32Array, distance: number, filter: number, slice: WorkSlice, visit: RunVisitor): void {
   const n = words.length / 2;
   if (n < 2) return;
   const run = new RunBuffer();
-  if (blocks === 0) {
+  if (filter === 0) {
     if (!sliceIncludes(slice, 0)) return;
     run.reserve(n);
     for (let p = 0; p < n; p++) {
@@ -53,10 +68,15 @@ export function scanRuns(words: Uint32Array, distance: number, blocks: number, s
       run.low[p] = words[2 * p]!;
       run.high[p] = words[2 * p + 1]!;
     }
-    visit(run, n, null);
+    visit.run(run, n, null);
     return;
   }
-  const layout = permutationLayout(blocks, distance);
+  if (filter >= PARTS_CODE) {
+    joinParts(words, partUnits(filter - PARTS_CODE, distance), slice, visit);
+    return;
+  }
+  const layout = permutationLayout(filter, distance);
+  const units = filterUnits(filter, distance);
   const wide = layout.tables.some((table) => table.prefixBits > 32);
   const sorter = new KeySorter(n, wide);
   for (let t = slice.index; t < layout.tables.length; t += slice.count) {
@@ -77,9 +97,68 @@ export function scanRuns(words: Uint32Array, distance: number, blocks: number, s
           low[k] = words[2 * p]!;
           high[k] = words[2 * p + 1]!;
         }
-        visit(run, length, table);
+        visit.run(run, length, units[t]!);
       }
       start = i;
+    }
+  }
+}
+
+/** Copies the fingerprints at `order[start .. end)` into `run`. */
+function fill(run: RunBuffer, words: Uint32Array, order: Uint32Array, start: number, end: number): void {
+  run.reserve(end - start);
+  const { positions, low, high } = run;
+  for (let k = 0; k < end - start; k++) {
+    const p = order[start + k]!;
+    positions[k] = p;
+    low[k] = words[2 * p]!;
+    high[k] = words[2 * p + 1]!;
+  }
+}
+
+/**
+ * For each searched part of the slice: counts the fingerprints into buckets by the low
+ * {@link partKeyBits} bits of the part, then visits every bucket and every pair of buckets
+ * whose keys lie within the part's radius (each pair once, from the lower key).
+ */
+function joinParts(words: Uint32Array, units: Unit[], slice: WorkSlice, visit: RunVisitor): void {
+  const n = words.length / 2;
+  const here = new RunBuffer();
+  const there = new RunBuffer();
+  const ball = new Ball();
+  const keys = new Uint32Array(n);
+  const order = new Uint32Array(n);
+  for (let u = slice.index; u < units.length; u += slice.count) {
+    const unit = units[u]!;
+    if (unit.radius < 0) continue;
+    const bits = partKeyBits(unit.keyBits, n);
+    const mask = 2 ** bits - 1;
+    // `ends[b]`: the end of bucket b once the members are placed.
+    const ends = new Uint32Array(mask + 2);
+    for (let p = 0; p < n; p++) {
+      const key = keyLowOf(words[2 * p]!, words[2 * p + 1]!, unit.pieces) & mask;
+      keys[p] = key;
+      ends[key + 1]!++;
+    }
+    for (let b = 1; b <= mask + 1; b++) ends[b] = ends[b]! + ends[b - 1]!;
+    for (let p = 0; p < n; p++) order[ends[keys[p]!]!++] = p;
+    let start = 0;
+    for (let bucket = 0; bucket <= mask; bucket++) {
+      const end = ends[bucket]!;
+      if (end === start) continue;
+      fill(here, words, order, start, end);
+      if (end - start > 1) visit.run(here, end - start, unit);
+      ball.reset(bits, unit.radius).next();
+      for (let m = ball.next(); m >= 0; m = ball.next()) {
+        const other = bucket ^ m;
+        if (other < bucket) continue;
+        const otherStart = other === 0 ? 0 : ends[other - 1]!;
+        const otherEnd = ends[other]!;
+        if (otherEnd === otherStart) continue;
+        fill(there, words, order, otherStart, otherEnd);
+        visit.cross(here, end - start, there, otherEnd - otherStart, unit);
+      }
+      start = end;
     }
   }
 }

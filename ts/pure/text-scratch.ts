@@ -26,15 +26,22 @@ export interface Encoded {
 
 /**
  * Encodes `value` as UTF-8 (a lone surrogate as U+FFFD, as `TextEncoder` does) into scratch,
- * and makes sure the unit and shingle scratch can take every unit it may contain.
+ * with ASCII capitals lowered if `lowercaseAscii`, and makes sure the unit and shingle scratch
+ * can take every unit it may contain.
  */
-export function encode(value: string): Encoded {
+export function encode(value: string, lowercaseAscii: boolean): Encoded {
   // UTF-8 takes at most 3 bytes per UTF-16 code unit.
   if (text.length < 3 * value.length) {
     text = new Uint8Array(Math.max(3 * value.length, 2 * text.length));
     textView = new DataView(text.buffer);
   }
   const length = encoder.encodeInto(value, text).written;
+  if (lowercaseAscii) {
+    for (let i = 0; i < length; i++) {
+      const b = text[i]!;
+      if (b >= 0x41 && b <= 0x5a) text[i] = b | 0x20;
+    }
+  }
   // A unit takes at least one byte, and a text has no more shingles than units.
   if (units.byteLength < 8 * length) units = new DataView(new ArrayBuffer(Math.max(8 * length, 2 * units.byteLength)));
   if (shingles.length < 2 * length) shingles = new Uint32Array(Math.max(2 * length, 2 * shingles.length));

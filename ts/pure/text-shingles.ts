@@ -53,6 +53,45 @@ export function sortDistinct(words: Uint32Array, count: number): number {
   return distinct;
 }
 
+/** The hash set of {@link keepDistinct}: slot `s` holds 1 + the position of a kept value, 0 if free. */
+let slots = new Int32Array(1024);
+/** A set larger than this is let go after use rather than kept for the next text. */
+const KEEP_SLOTS = 1 << 22;
+
+/**
+ * Keeps the first occurrence of each of the `count` 64-bit values held as halves in `words`
+ * (low half first), in place and in order, and returns how many are left at the front. The
+ * fold counts bits, so for a fingerprint this serves as well as {@link sortDistinct} without
+ * the sort: an open-addressing set, at most half full, indexed by the low bits (the values are
+ * hashes).
+ */
+export function keepDistinct(words: Uint32Array, count: number): number {
+  let size = 16;
+  while (size < 2 * count) size *= 2;
+  if (slots.length < size) slots = new Int32Array(size);
+  else slots.fill(0, 0, size);
+  const mask = size - 1;
+  let kept = 0;
+  for (let i = 0; i < count; i++) {
+    const lo = words[2 * i]!;
+    const hi = words[2 * i + 1]!;
+    for (let at = lo & mask; ; at = (at + 1) & mask) {
+      const slot = slots[at]!;
+      if (slot === 0) {
+        slots[at] = kept + 1;
+        // kept <= i: the value was read before its place is written.
+        words[2 * kept] = lo;
+        words[2 * kept + 1] = hi;
+        kept++;
+        break;
+      }
+      if (words[2 * slot - 2] === lo && words[2 * slot - 1] === hi) break;
+    }
+  }
+  if (size > KEEP_SLOTS) slots = new Int32Array(1024);
+  return kept;
+}
+
 /**
  * Writes the SimHash of the `count` hashes in `words` (bit `b` set iff more than half of them
  * have it) to `out[at]` (low half) and `out[at + 1]`. `counts` is scratch of 64 entries.

@@ -2,11 +2,12 @@
  * The text fingerprint of the README's specification v1, in plain TypeScript: normalise,
  * encode, tokenise, hash units, hash shingles, fold.
  */
-import { type ResolvedTextOptions, normalizeText, resolveTextOptions } from '../shared/text-options.js';
+import { normalizeRuns } from '../shared/text-normalize.js';
+import { type ResolvedTextOptions, resolveTextOptions } from '../shared/text-options.js';
 import type { TextOptions } from '../shared/types.js';
 import { describe } from '../shared/validate.js';
 import { encode, shingleScratch, trimScratch, unitScratch } from './text-scratch.js';
-import { foldShingles, hashShingles, sortDistinct } from './text-shingles.js';
+import { foldShingles, hashShingles, keepDistinct, sortDistinct } from './text-shingles.js';
 import { hashCharUnits, hashWordUnits } from './text-units.js';
 import { fromWords, toBigint } from './words.js';
 import { prepareSeed } from './xxh3.js';
@@ -23,11 +24,11 @@ import { prepareSeed } from './xxh3.js';
  */
 export function fingerprint(text: string, options?: TextOptions): bigint {
   const opts = resolveTextOptions(options);
-  const normalized = normalizeText(text, opts);
+  const normalized = normalizeRuns(text, opts);
   const out = new Uint32Array(2);
   try {
     // The scratch is read after hashing: hashing may have replaced it with a larger one.
-    const count = shingleHashes(normalized, opts);
+    const count = shingleHashes(normalized, opts, keepDistinct);
     foldShingles(shingleScratch(), count, new Int32Array(64), out, 0);
   } finally {
     trimScratch();
@@ -52,13 +53,13 @@ export function fingerprintMany(texts: readonly string[] | Iterable<string>, opt
   const counts = new Int32Array(64);
   try {
     for (const text of texts) {
-      const normalized = normalizeText(text, opts, `texts[${count}]`);
+      const normalized = normalizeRuns(text, opts, `texts[${count}]`);
       if (2 * count === out.length) {
         const grown = new Uint32Array(Math.max(32, 2 * out.length));
         grown.set(out);
         out = grown;
       }
-      const shingles = shingleHashes(normalized, opts);
+      const shingles = shingleHashes(normalized, opts, keepDistinct);
       foldShingles(shingleScratch(), shingles, counts, out, 2 * count);
       count++;
     }
@@ -76,9 +77,9 @@ export function fingerprintMany(texts: readonly string[] | Iterable<string>, opt
  */
 export function features(text: string, options?: TextOptions): BigUint64Array {
   const opts = resolveTextOptions(options);
-  const normalized = normalizeText(text, opts);
+  const normalized = normalizeRuns(text, opts);
   try {
-    const count = shingleHashes(normalized, opts);
+    const count = shingleHashes(normalized, opts, sortDistinct);
     return fromWords(shingleScratch().slice(0, 2 * count));
   } finally {
     trimScratch();
@@ -86,16 +87,21 @@ export function features(text: string, options?: TextOptions): BigUint64Array {
 }
 
 /**
- * Steps 2 to 7 (and the de-duplication of step 8) for an already normalised text: leaves the
- * shingle hashes in scratch and returns their number.
+ * Steps 2 to 7 (and the de-duplication of step 8, by `distinct`: sorted for `features`, in
+ * any order for a fold) for a text through `normalizeRuns`, whose ASCII capitals are lowered
+ * here: leaves the shingle hashes in scratch and returns their number.
  */
-function shingleHashes(normalized: string, opts: ResolvedTextOptions): number {
+function shingleHashes(
+  normalized: string,
+  opts: ResolvedTextOptions,
+  distinct: (words: Uint32Array, count: number) => number,
+): number {
   const seed = prepareSeed(opts.seed);
-  const encoded = encode(normalized);
+  const encoded = encode(normalized, opts.lowercase);
   const hashUnits = opts.unit === 'word' ? hashWordUnits : hashCharUnits;
   const units = unitScratch();
   const unitCount = hashUnits(encoded.bytes, encoded.view, encoded.length, seed, units);
   const shingles = shingleScratch();
   const count = hashShingles(units, unitCount, opts.size, seed, shingles);
-  return opts.weighting === 'binary' ? sortDistinct(shingles, count) : count;
+  return opts.weighting === 'binary' ? distinct(shingles, count) : count;
 }

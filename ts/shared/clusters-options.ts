@@ -1,18 +1,18 @@
 /** The options of `findClusters`, checked alike by both entries. */
 
-import { chooseBlocks } from './plan.js';
+import { explicitFilter } from './filter.js';
+import { chooseFilter } from './plan.js';
 import type { FindClustersOptions } from './types.js';
-import { checkBlocks, checkDistance, checkOptions } from './validate.js';
+import { checkDistance, checkOptions } from './validate.js';
 
 /**
- * Checks `options` and settles `blocks` for `n` fingerprints: the given one, or the batch
- * planner's (0: compare directly).
+ * Checks `options` and settles the filter for `n` fingerprints (a code of `filter.ts`): the
+ * `blocks` or `parts` given, or the batch planner's choice.
  *
  * @throws {TypeError | RangeError} naming the invalid option.
  */
-export function checkClustersOptions(options: FindClustersOptions, n: number): { distance: number; blocks: number } {
+export function checkClustersOptions(options: FindClustersOptions, n: number): { distance: number; filter: number } {
   const opts = checkOptions(options);
   const distance = checkDistance(opts.distance);
-  const blocks = opts.blocks === undefined ? chooseBlocks(n, distance) : checkBlocks(opts.blocks, distance);
-  return { distance, blocks };
+  return { distance, filter: explicitFilter(opts, distance) ?? chooseFilter(n, distance, 'batch') };
 }

@@ -1,14 +1,17 @@
 /** Argument checks of `SimHashIndex`, shared by both entries so that both fail alike. */
 
 import type { QueryOptions, SimHashIndexOptions } from './types.js';
-import { MAX_ELEMENTS, checkBlocks, checkDistance, checkOptions, describe } from './validate.js';
+import { explicitFilter } from './filter.js';
+import { MAX_ELEMENTS, checkDistance, checkOptions, describe } from './validate.js';
 
-/** Checks the options of `new SimHashIndex(...)`; `blocks` 0 when left to the planner. */
-export function checkIndexOptions(options: SimHashIndexOptions): { distance: number; blocks: number } {
+/**
+ * Checks the options of `new SimHashIndex(...)`; `filter` is the code (see `filter.ts`) that
+ * `blocks` or `parts` fixes, 0 when left to the planner.
+ */
+export function checkIndexOptions(options: SimHashIndexOptions): { distance: number; filter: number } {
   const opts = checkOptions(options);
   const distance = checkDistance(opts.distance);
-  const blocks = opts.blocks === undefined ? 0 : checkBlocks(opts.blocks, distance);
-  return { distance, blocks };
+  return { distance, filter: explicitFilter(opts, distance) ?? 0 };
 }
 
 /** Checks an id: an integer in `0..2^32-1`. */

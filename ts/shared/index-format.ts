@@ -1,17 +1,20 @@
 /**
- * The byte format of a saved `SimHashIndex`, version 1, shared by both entries: the pure entry
+ * The byte format of a saved `SimHashIndex`, versions 1 and 2, shared by both entries: the pure entry
  * encodes and decodes with it; the WebAssembly entry decodes in Rust
  * (crates/simhash-core/src/index_format.rs, the same layout) and builds its errors here, so
  * both entries fail alike. The layout is in the README ("Saving an index").
  */
 
+import { PARTS_CODE } from './filter.js';
 import { MAX_TABLES, describe } from './validate.js';
 
 /** The first 8 bytes: `\x89SHIDX\r\n`. */
 const MAGIC = Uint8Array.of(0x89, 0x53, 0x48, 0x49, 0x44, 0x58, 0x0d, 0x0a);
 
-/** The version written and read. */
-const VERSION = 1;
+/** The version written when the index fixes a part layout (0x80 + parts in byte 11). */
+const VERSION = 2;
+/** The version written when no part layout is fixed, which earlier releases also read. */
+const PLAIN_VERSION = 1;
 
 /** Bytes before the fingerprints. */
 const HEADER_BYTES = 16;
@@ -60,7 +63,7 @@ export function indexFormatError(problem: IndexFormatProblem, bytes: Uint8Array)
     case 'version':
       return new IndexFormatError(
         problem,
-        `${what} this version can read: it has format version ${view.getUint16(8, true)}, and this version reads version ${VERSION}`,
+        `${what} this version can read: it has format version ${view.getUint16(8, true)}, and this version reads versions ${PLAIN_VERSION} and ${VERSION}`,
       );
     case 'length': {
       if (bytes.length < HEADER_BYTES) {
@@ -84,7 +87,7 @@ export function indexFormatError(problem: IndexFormatProblem, bytes: Uint8Array)
     case 'header':
       return new IndexFormatError(
         problem,
-        `${what}: its header is invalid (distance ${bytes[10]}, blocks ${bytes[11]}; distance must be in 0..64, and blocks 0 or with distance < blocks <= 64 and at most ${MAX_TABLES} tables)`,
+        `${what}: its header is invalid (distance ${bytes[10]}, filter ${bytes[11]}; distance must be in 0..64, and the filter 0, blocks with distance < blocks <= 64 and at most ${MAX_TABLES} tables, or in version 2 0x80 + parts with parts in 1..64)`,
       );
     case 'ids':
       return new IndexFormatError(problem, `${what}: its ids are not strictly increasing (entry ${firstUnorderedId(bytes)})`);
@@ -115,8 +118,8 @@ export function checkIndexBytes(bytes: unknown): Uint8Array {
 /** A decoded index: parameters, and entries in increasing id order. */
 export interface DecodedIndex {
   readonly distance: number;
-  /** 0 when the planner chooses. */
-  readonly blocks: number;
+  /** The filter code (see `filter.ts`); 0 when the planner chooses. */
+  readonly filter: number;
   readonly ids: Uint32Array;
   /** Fingerprints as 32-bit halves, low half first. */
   readonly words: Uint32Array;
@@ -135,14 +138,18 @@ export function decodeIndex(bytes: Uint8Array): DecodedIndex {
   }
   if (bytes.length < HEADER_BYTES) throw indexFormatError('length', bytes);
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (view.getUint16(8, true) !== VERSION) throw indexFormatError('version', bytes);
+  const version = view.getUint16(8, true);
+  if (version !== VERSION && version !== PLAIN_VERSION) throw indexFormatError('version', bytes);
   const n = view.getUint32(12, true);
   if (bytes.length !== encodedLength(n)) throw indexFormatError('length', bytes);
   const end = bytes.length - 4;
   if (crc32(bytes.subarray(0, end)) !== view.getUint32(end, true)) throw indexFormatError('checksum', bytes);
   const distance = bytes[10]!;
-  const blocks = bytes[11]!;
-  if (distance > 64 || (blocks !== 0 && !validBlocks(blocks, distance))) throw indexFormatError('header', bytes);
+  const filter = bytes[11]!;
+  const validFilter =
+    filter === 0 ||
+    (filter > PARTS_CODE ? version === VERSION && filter <= PARTS_CODE + 64 : validBlocks(filter, distance));
+  if (distance > 64 || !validFilter) throw indexFormatError('header', bytes);
   // Copies into fresh arrays: the input's offset need not suit 32-bit views.
   const words = new Uint32Array(2 * n);
   new Uint8Array(words.buffer).set(bytes.subarray(HEADER_BYTES, HEADER_BYTES + 8 * n));
@@ -151,7 +158,7 @@ export function decodeIndex(bytes: Uint8Array): DecodedIndex {
   for (let k = 1; k < n; k++) {
     if (ids[k]! <= ids[k - 1]!) throw indexFormatError('ids', bytes);
   }
-  return { distance, blocks, ids, words };
+  return { distance, filter, ids, words };
 }
 
 function validBlocks(blocks: number, distance: number): boolean {
@@ -165,14 +172,14 @@ function validBlocks(blocks: number, distance: number): boolean {
  * The bytes of an index with these parameters and entries: `ids` strictly increasing, and the
  * fingerprint of `ids[k]` at `words[2k]` (low half) and `words[2k + 1]`.
  */
-export function encodeIndex(distance: number, blocks: number, ids: Uint32Array, words: Uint32Array): Uint8Array {
+export function encodeIndex(distance: number, filter: number, ids: Uint32Array, words: Uint32Array): Uint8Array {
   const n = ids.length;
   const bytes = new Uint8Array(encodedLength(n));
   const view = new DataView(bytes.buffer);
   bytes.set(MAGIC);
-  view.setUint16(8, VERSION, true);
+  view.setUint16(8, filter > PARTS_CODE ? VERSION : PLAIN_VERSION, true);
   bytes[10] = distance;
-  bytes[11] = blocks;
+  bytes[11] = filter;
   view.setUint32(12, n, true);
   bytes.set(new Uint8Array(words.buffer, words.byteOffset, 8 * n), HEADER_BYTES);
   bytes.set(new Uint8Array(ids.buffer, ids.byteOffset, 4 * n), HEADER_BYTES + 8 * n);

@@ -1,11 +1,21 @@
 /**
- * The cost model that picks `blocks` when a caller leaves it out, after Manku, Jain and Das
- * Sarma (2007, section 3.1.1): a layout of `blocks` blocks has C(blocks, distance) tables, the
- * table whose leading blocks total p bits is probed by about n / 2^p fingerprints per query,
- * and more tables cost more memory and more probes. Both entries use it, so they make the same
- * choice; results never depend on it, only speed and memory do.
+ * The cost model that picks the filter when a caller leaves it out. Two families compete
+ * (see the README's "Choosing a filter"):
+ *
+ * - permuted tables, after Manku, Jain and Das Sarma (2007, section 3.1.1): a layout of
+ *   `blocks` blocks has C(blocks, distance) tables, the table whose leading blocks total p bits
+ *   is probed by about n / 2^p fingerprints per query;
+ * - multi-index hashing over `parts` parts with generalised-pigeonhole slacks: each searched
+ *   part is probed with every key in a Hamming ball around the query's, each probe a bucket
+ *   of about n / 2^keyBits fingerprints.
+ *
+ * Costs count memory, not just operations: a probe (a bucket lookup, or a table's sort in a
+ * batch) costs many candidate checks, since candidates are read in order and probes are not.
+ * The constants were measured on the WebAssembly build. Both entries use the model, so they
+ * make the same choice; results never depend on it, only speed and memory do.
  */
 
+import { PARTS_CODE, checkParts } from './filter.js';
 import type { PlanTablesOptions, TablePlan } from './types.js';
 import { MAX_TABLES, checkBlocks, checkDistance, checkOptions, describe } from './validate.js';
 
@@ -18,10 +28,31 @@ const PASS_COST = 2;
 /** Relative cost of checking one candidate (xor, popcount, compare). */
 const VERIFY_COST = 1;
 /**
- * Index query: relative cost of probing one table (prefix, directory, bucket and chain head:
- * a few cache misses), in candidate checks. Measured on the WebAssembly index at 1M entries.
+ * Index query: relative cost of probing one bucket, in candidate checks: a cache miss on the
+ * bucket and, when the directories of all the tables together are larger than the cache
+ * ({@link CACHED_DIRECTORY_BYTES}), another on the directory. Measured on the WebAssembly index
+ * at 1M entries: 4 parts (directories of 2^16 starts, 1 MiB together) against 28 and 11
+ * permuted tables (7 and 11 MiB) at d = 6 and 10, and against 4 tables at d = 3 (the same
+ * probes: equal cost).
  */
-const PROBE_COST = 40;
+const PROBE_COST = { cached: 12, missed: 40 } as const;
+/** Bucket directories up to this size, all tables together, are taken to stay in cache. */
+const CACHED_DIRECTORY_BYTES = 2 ** 21;
+
+/** The probe cost for tables whose directories hold `starts` bucket starts in all. */
+function probeCost(starts: number): number {
+  return 4 * starts <= CACHED_DIRECTORY_BYTES ? PROBE_COST.cached : PROBE_COST.missed;
+}
+
+/**
+ * Batch search over parts: relative cost of joining a bucket with one neighbouring key (the
+ * directory, and the neighbour's members, a random read). Measured from 3 and 4 parts at
+ * 300k fingerprints, d = 10.
+ */
+const JOIN_PROBE_COST = 8;
+
+/** Widest key a part's table is bucketed on (as the Rust core's `MAX_KEY_BITS`). */
+const MAX_KEY_BITS = 24;
 
 /** Layouts with more tables than this are not considered unless asked for. */
 const DEFAULT_MAX_TABLES = { batch: 4096, index: 64 } as const;
@@ -80,6 +111,10 @@ function slotBytes(n: number): number {
 function describePlan(n: number, distance: number, use: 'batch' | 'index', blocks: number): TablePlan {
   if (blocks === 0) {
     return {
+      family: 'direct',
+      parts: 0,
+      slack: [],
+      probesPerQuery: 0,
       blocks: 0,
       tables: 0,
       minPrefixBits: 0,
@@ -96,6 +131,10 @@ function describePlan(n: number, distance: number, use: 'batch' | 'index', block
   const maxPrefixBits = groups[groups.length - 1]!.prefixBits;
   const candidatesPerQuery = groups.reduce((sum, g) => sum + g.count * (n / 2 ** g.prefixBits), 0);
   const shape = {
+    family: 'tables' as const,
+    parts: 0,
+    slack: [],
+    probesPerQuery: tables,
     blocks,
     tables,
     minPrefixBits,
@@ -108,26 +147,104 @@ function describePlan(n: number, distance: number, use: 'batch' | 'index', block
     const r = bucketBits(n);
     const scanned = groups.reduce((sum, g) => sum + g.count * (n / 2 ** Math.min(r, g.prefixBits)), 0);
     const buckets = groups.reduce((sum, g) => sum + g.count * 2 ** Math.min(r, g.prefixBits), 0);
-    return { ...shape, bytes: tables * 12 * n + 8 * buckets + slotBytes(n), cost: tables * PROBE_COST + scanned * VERIFY_COST };
+    return { ...shape, bytes: tables * 12 * n + 8 * buckets + slotBytes(n), cost: tables * probeCost(buckets) + scanned * VERIFY_COST };
   }
   const passes = Math.max(1, Math.ceil(minPrefixBits / RADIX_DIGIT_BITS));
   const perTable = n * (PLACE_COST + passes * PASS_COST) + ((n * n) / 2 / 2 ** minPrefixBits) * VERIFY_COST;
   return { ...shape, bytes: 16 * n, cost: tables * perTable };
 }
 
+/** Widths of `parts` parts split as the Rust core splits them (the last ones widest). */
+function partWidths(parts: number): number[] {
+  return Array.from({ length: parts }, (_, i) => Math.floor((64 * (i + 1)) / parts) - Math.floor((64 * i) / parts));
+}
+
 /**
- * A table layout for `options.n` fingerprints searched within `options.distance` bits: the
- * given `blocks` described, or, without it, the cheapest layout by the cost model (or none,
- * `blocks: 0`, when comparing directly is cheaper: always at distance 64, and for small n).
+ * The slack of each of `parts` parts at `distance`: `distance + 1` shared out evenly, the
+ * remainder to the last parts. A pair within `distance` differs in fewer than `slack[i]` bits
+ * of some part i (else it would differ in at least `distance + 1`).
+ */
+export function partSlack(parts: number, distance: number): number[] {
+  const q = Math.floor((distance + 1) / parts);
+  const r = (distance + 1) % parts;
+  return Array.from({ length: parts }, (_, i) => q + (i >= parts - r ? 1 : 0));
+}
+
+/** Bits a part of `width` bits is bucketed on for n fingerprints (as the Rust core's `key_bits`). */
+export function partKeyBits(width: number, n: number): number {
+  return Math.min(width, Math.floor(Math.log2(Math.max(n, 2))), MAX_KEY_BITS);
+}
+
+/** Keys within `radius` bits of one of `bits` bits. */
+function ballVolume(bits: number, radius: number): number {
+  let volume = 0;
+  for (let r = 0; r <= Math.min(radius, bits); r++) volume += binomial(bits, r);
+  return volume;
+}
+
+/** The plan for `parts` parts. */
+function describeParts(n: number, distance: number, use: 'batch' | 'index', parts: number): TablePlan {
+  const slack = partSlack(parts, distance);
+  const widths = partWidths(parts);
+  let probes = 0;
+  let candidates = 0;
+  let minKey = 64;
+  let maxKey = 0;
+  let directory = 0;
+  let joinProbes = 0;
+  let searched = 0;
+  for (let i = 0; i < parts; i++) {
+    if (slack[i] === 0) continue;
+    searched++;
+    const bits = partKeyBits(widths[i]!, n);
+    const volume = ballVolume(bits, slack[i]! - 1);
+    probes += volume;
+    candidates += (n * volume) / 2 ** bits;
+    minKey = Math.min(minKey, bits);
+    maxKey = Math.max(maxKey, bits);
+    directory += 2 ** bits;
+    joinProbes += (Math.min(n, 2 ** bits) * volume) / 2;
+  }
+  const shape = {
+    family: 'parts' as const,
+    parts,
+    slack,
+    probesPerQuery: probes,
+    blocks: 0,
+    tables: searched,
+    minPrefixBits: minKey,
+    maxPrefixBits: maxKey,
+    candidatesPerTable: n / 2 ** minKey,
+    candidatesPerQuery: candidates,
+  };
+  if (use === 'index') {
+    return {
+      ...shape,
+      bytes: searched * 12 * n + 8 * directory + slotBytes(n),
+      cost: probes * probeCost(directory) + candidates * VERIFY_COST,
+    };
+  }
+  const cost = searched * n * 2 * PLACE_COST + directory + joinProbes * JOIN_PROBE_COST + (n / 2) * candidates * VERIFY_COST;
+  return { ...shape, bytes: 16 * n + 4 * directory / searched, cost };
+}
+
+/**
+ * A filter for `options.n` fingerprints searched within `options.distance` bits: the given
+ * `blocks` or `parts` described, or, without them, the cheapest by the cost model among
+ * permuted-table layouts (up to `maxTables` tables), part layouts (1 to 64 parts) and no
+ * filter at all (`family: 'direct'`: always at distance 64, and for small n). `family` limits
+ * the choice to one family.
  *
  * `use: 'index'` (the default) plans a {@link SimHashIndex} answering queries; `use: 'batch'`
  * plans `findAll` and `findClusters` over `n` fingerprints. This is what those use when their
- * `blocks` is left out.
+ * `blocks` and `parts` are left out.
  *
  * @example
  * // The paper's worked example: 8B (2^34) fingerprints, 64 bits, k = 3, the 20-table design.
  * planTables({ n: 2 ** 34, distance: 3, blocks: 6 });
- * // { blocks: 6, tables: 20, minPrefixBits: 31, maxPrefixBits: 33, candidatesPerTable: 8, ... }
+ * // { family: 'tables', blocks: 6, tables: 20, minPrefixBits: 31, candidatesPerTable: 8, ... }
+ * planTables({ n: 1e6, distance: 10 });
+ * // { family: 'parts', parts: 4, slack: [2, 3, 3, 3], probesPerQuery: 427, ... }
  * @throws {TypeError | RangeError} for an invalid option.
  */
 export function planTables(options: PlanTablesOptions): TablePlan {
@@ -135,24 +252,35 @@ export function planTables(options: PlanTablesOptions): TablePlan {
   const n = checkCount(opts.n, 'n');
   const distance = checkDistance(opts.distance);
   const use = checkUse(opts.use);
+  if (opts.blocks !== undefined && opts.parts !== undefined) {
+    throw new TypeError('blocks and parts choose different filter families: give at most one');
+  }
   if (opts.blocks !== undefined) return describePlan(n, distance, use, checkBlocks(opts.blocks, distance));
+  if (opts.parts !== undefined) return describeParts(n, distance, use, checkParts(opts.parts));
+  const family = checkFamily(opts.family);
   // A larger cap than the layouts allow can only mean "as many as allowed".
   const maxTables = opts.maxTables === undefined ? DEFAULT_MAX_TABLES[use] : Math.min(checkCount(opts.maxTables, 'maxTables'), MAX_TABLES);
   let best = describePlan(n, distance, use, 0);
-  for (let blocks = distance + 1; blocks <= 64; blocks++) {
-    if (binomial(blocks, distance) > maxTables) break;
-    const plan = describePlan(n, distance, use, blocks);
-    if (plan.cost < best.cost) best = plan;
+  if (family !== 'parts') {
+    for (let blocks = distance + 1; blocks <= 64; blocks++) {
+      if (binomial(blocks, distance) > maxTables) break;
+      const plan = describePlan(n, distance, use, blocks);
+      if (plan.cost < best.cost) best = plan;
+    }
+  }
+  if (family !== 'tables') {
+    for (let parts = 1; parts <= Math.min(64, distance + 1); parts++) {
+      const plan = describeParts(n, distance, use, parts);
+      if (plan.cost < best.cost) best = plan;
+    }
   }
   return best;
 }
 
-/**
- * The number of blocks for a batch search over `n` fingerprints at `distance`, or 0 when
- * comparing every pair directly is expected to be cheaper (always at distance 64).
- */
-export function chooseBlocks(n: number, distance: number): number {
-  return planTables({ n, distance, use: 'batch' }).blocks;
+/** The filter code (see `filter.ts`) the planner chooses for `n` fingerprints at `distance`. */
+export function chooseFilter(n: number, distance: number, use: 'batch' | 'index'): number {
+  const plan = planTables({ n, distance, use });
+  return plan.family === 'parts' ? PARTS_CODE + plan.parts : plan.blocks;
 }
 
 /**
@@ -170,11 +298,11 @@ export class LayoutPolicy {
     this.#distance = distance;
   }
 
-  /** The blocks planned for size `n` (0: compare directly) when it is time to plan, else `undefined`. */
+  /** The filter code planned for size `n` (0: compare directly) when it is time to plan, else `undefined`. */
   due(n: number): number | undefined {
     if (this.#plannedFor >= 0 && n <= 2 * this.#plannedFor && 4 * n >= this.#plannedFor) return undefined;
     this.#plannedFor = n;
-    return planTables({ n, distance: this.#distance }).blocks;
+    return chooseFilter(n, this.#distance, 'index');
   }
 }
 
@@ -185,6 +313,13 @@ function checkCount(value: unknown, name: string): number {
     throw new RangeError(`${name} must be a non-negative integer, got ${value}`);
   }
   return value;
+}
+
+/** Checks `family`: `'tables'`, `'parts'` or, by default, either. */
+function checkFamily(value: unknown): 'tables' | 'parts' | 'any' {
+  if (value === undefined) return 'any';
+  if (value === 'tables' || value === 'parts') return value;
+  throw new TypeError(`family must be 'tables' or 'parts', got ${describe(value)}`);
 }
 
 /** Checks `use`: `'index'` (the default) or `'batch'`. */

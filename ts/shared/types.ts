@@ -49,9 +49,17 @@ export interface FindAllOptions {
    * Number of blocks the 64 bits are split into; must satisfy `distance < blocks <= 64`.
    * The result does not depend on it (the search is exact for every valid choice); only the
    * speed does. Default: chosen from the input size and `distance` by a cost model (and, when
-   * no table layout can beat it, every pair is compared directly).
+   * no table layout can beat it, every pair is compared directly). Giving it forces the
+   * permuted-table family.
    */
   blocks?: number;
+  /**
+   * Searches with multi-index hashing over this many parts (an integer in `1..=64`) instead
+   * of permuted tables: the family the planner picks for larger distances (see the README's
+   * "Choosing a filter"). Exclusive with `blocks`; only the speed depends on it. Default:
+   * chosen with `blocks` by the cost model.
+   */
+  parts?: number;
   /**
    * Largest number of pairs to return. When the result would be larger, `findAll` throws a
    * `RangeError` instead of exhausting memory: a family of m mutual near-duplicates alone yields
@@ -139,6 +147,13 @@ export interface FindClustersOptions {
    * chosen by {@link PlanTablesOptions | planTables} (`use: 'batch'`).
    */
   blocks?: number;
+  /**
+   * Searches with multi-index hashing over this many parts (an integer in `1..=64`) instead
+   * of permuted tables: the family the planner picks for larger distances (see the README's
+   * "Choosing a filter"). Exclusive with `blocks`; only the speed depends on it. Default:
+   * chosen with `blocks` by the cost model.
+   */
+  parts?: number;
 }
 
 /** Options of `planTables`. */
@@ -153,34 +168,53 @@ export interface PlanTablesOptions {
    * where each table costs a sort of all n fingerprints.
    */
   use?: 'index' | 'batch';
-  /** Describe this layout (`distance < blocks <= 64`) instead of choosing one. */
+  /** Describe this permuted-table layout (`distance < blocks <= 64`) instead of choosing one. */
   blocks?: number;
+  /** Describe this part layout (`1..=64` parts) instead of choosing one. Exclusive with `blocks`. */
+  parts?: number;
+  /** Choose only among permuted tables (`'tables'`) or only among part layouts (`'parts'`). Default: both. */
+  family?: 'tables' | 'parts';
   /**
-   * Layouts with more tables are not considered. Default 64 for an index, 4096 for a batch;
-   * no layout has more than 4096 tables.
+   * Permuted-table layouts with more tables are not considered. Default 64 for an index, 4096
+   * for a batch; no layout has more than 4096 tables.
    */
   maxTables?: number;
 }
 
 /**
- * A table layout and what the cost model expects of it, for uniformly random fingerprints.
- * `blocks: 0` means no tables: every pair (batch) or every entry (index) is compared directly.
+ * A filter and what the cost model expects of it, for uniformly random fingerprints.
+ * `family: 'direct'` means no filter: every pair (batch) or every entry (index) is compared.
  */
 export interface TablePlan {
-  /** Number of blocks the 64 bits are split into; 0 for no tables. */
+  /**
+   * `'tables'`: permuted tables (`blocks`); `'parts'`: multi-index hashing (`parts`);
+   * `'direct'`: none.
+   */
+  readonly family: 'direct' | 'tables' | 'parts';
+  /** Number of blocks the 64 bits are split into; 0 unless `family` is `'tables'`. */
   readonly blocks: number;
-  /** Number of permuted tables, `C(blocks, distance)`. */
+  /** Number of parts the 64 bits are split into; 0 unless `family` is `'parts'`. */
+  readonly parts: number;
+  /**
+   * Per part: a pair qualifies in part i when it differs there in fewer than `slack[i]` bits,
+   * so part i is probed with every key within `slack[i] - 1` bits of the query's (0: never
+   * probed). The slacks sum to `distance + 1`. Empty unless `family` is `'parts'`.
+   */
+  readonly slack: readonly number[];
+  /** Tables (permuted tables, or parts with a positive slack) the search visits. */
   readonly tables: number;
-  /** Narrowest prefix (total width of a table's leading blocks), in bits. */
+  /** Buckets looked up per query: one per table, or each part's Hamming ball of keys. */
+  readonly probesPerQuery: number;
+  /** Narrowest key (a table's leading-block prefix, or a part's bucket key), in bits. */
   readonly minPrefixBits: number;
-  /** Widest prefix, in bits. */
+  /** Widest key, in bits. */
   readonly maxPrefixBits: number;
   /**
-   * Expected fingerprints sharing a query's prefix in the table with the narrowest prefix,
+   * Expected fingerprints per bucket in the table with the narrowest key,
    * `n / 2^minPrefixBits`: the paper's "a probe retrieves at most" figure.
    */
   readonly candidatesPerTable: number;
-  /** Expected fingerprints sharing a query's prefix, summed over all tables. */
+  /** Expected fingerprints in the buckets a query probes, summed over all tables. */
   readonly candidatesPerQuery: number;
   /**
    * Estimated bytes: of the whole index for `use: 'index'`; of the scan's working memory
@@ -199,10 +233,15 @@ export interface SimHashIndexOptions {
   /** Largest distance queries may ask for: an integer in `0..=64`. */
   distance: number;
   /**
-   * Fixes the layout (`distance < blocks <= 64`). Default: planned by `planTables` for the size
-   * the index has, and re-planned as it grows or shrinks.
+   * Fixes a permuted-table layout (`distance < blocks <= 64`). Default: planned by `planTables`
+   * for the size the index has, and re-planned as it grows or shrinks.
    */
   blocks?: number;
+  /**
+   * Fixes a multi-index layout of this many parts (`1..=64`); exclusive with `blocks`. Saved
+   * indexes with a fixed `parts` use format version 2.
+   */
+  parts?: number;
 }
 
 /** Options of `SimHashIndex.query` and `queryMany`. */
@@ -243,8 +282,10 @@ export interface QueryManyResult {
 export interface SimHashIndex {
   /** Largest distance queries may ask for. */
   readonly distance: number;
-  /** Blocks of the tables now in use; 0 while the index compares every entry (small sizes). */
+  /** Blocks of the permuted tables now in use; 0 while it compares every entry or uses parts. */
   readonly blocks: number;
+  /** Parts of the multi-index layout now in use; 0 while it compares every entry or uses tables. */
+  readonly parts: number;
   /** Number of ids. */
   readonly size: number;
   /** `true` once `free()` has run; every other use then throws a `TypeError`. */

@@ -36,11 +36,11 @@ export function findClustersSlice(fingerprints: U64Input, options: FindClustersO
     const scope = new CallScope(exports);
     try {
       const input = scope.u64(fingerprints, 'fingerprints');
-      const { distance, blocks } = checkClustersOptions(options, input.length);
+      const { distance, filter } = checkClustersOptions(options, input.length);
       const { index: sliceIndex, count: sliceCount } = checkWorkSlice(slice);
       const labels = scope.alloc(input.length * 4);
       throwIfFailed(
-        exports.sh_find_clusters(input.ptr, input.length, distance, blocks, sliceIndex, sliceCount, labels),
+        exports.sh_find_clusters(input.ptr, input.length, distance, filter, sliceIndex, sliceCount, labels),
         'findClusters',
       );
       return memoryViews(exports).u32.slice(labels / 4, labels / 4 + input.length);

@@ -2,10 +2,11 @@
 
 import { memoryViews, withInstance } from './loader.js';
 import { CallScope } from './marshal.js';
-import { chooseBlocks } from '../shared/plan.js';
+import { explicitFilter } from '../shared/filter.js';
+import { chooseFilter } from '../shared/plan.js';
 import { throwIfFailed } from './status.js';
 import type { FindAllOptions, PairResult, U64Input } from '../shared/types.js';
-import { DEFAULT_MAX_PAIRS, checkBlocks, checkDistance, checkMaxPairs, checkOptions } from '../shared/validate.js';
+import { DEFAULT_MAX_PAIRS, checkDistance, checkMaxPairs, checkOptions } from '../shared/validate.js';
 import { WHOLE_SEARCH, checkWorkSlice, type WorkSlice } from '../shared/work-slice.js';
 
 /**
@@ -39,7 +40,7 @@ export function findAllSlice(fingerprints: U64Input, options: FindAllOptions, sl
       const input = scope.u64(fingerprints, 'fingerprints');
       const opts = checkOptions(options);
       const distance = checkDistance(opts.distance);
-      const blocks = opts.blocks === undefined ? undefined : checkBlocks(opts.blocks, distance);
+      const filter = explicitFilter(opts, distance);
       const maxPairs = opts.maxPairs === undefined ? DEFAULT_MAX_PAIRS : checkMaxPairs(opts.maxPairs);
       const { index: sliceIndex, count: sliceCount } = checkWorkSlice(slice);
       const result = scope.alloc(16);
@@ -47,7 +48,7 @@ export function findAllSlice(fingerprints: U64Input, options: FindAllOptions, sl
         input.ptr,
         input.length,
         distance,
-        blocks ?? chooseBlocks(input.length, distance),
+        filter ?? chooseFilter(input.length, distance, 'batch'),
         maxPairs,
         sliceIndex,
         sliceCount,

@@ -8,7 +8,7 @@ import { describe } from '../shared/validate.js';
 import { wasmBase64 } from './generated/wasm-bytes.js';
 
 /** The ABI this loader speaks; a module reporting another version is refused. */
-export const ABI_VERSION = 3;
+export const ABI_VERSION = 5;
 
 /** The raw exports of the module (see crates/simhash-wasm/src/lib.rs for the contracts). */
 export interface WasmExports {
@@ -30,7 +30,7 @@ export interface WasmExports {
     out: number,
   ): number;
   sh_hamming_distances(query: bigint, fingerprints: number, len: number, out: number): number;
-  sh_find_all(fingerprints: number, len: number, distance: number, blocks: number, maxPairs: number, sliceIndex: number, sliceCount: number, result: number): number;
+  sh_find_all(fingerprints: number, len: number, distance: number, filter: number, maxPairs: number, sliceIndex: number, sliceCount: number, result: number): number;
   sh_pairs_free(result: number): void;
   sh_text_fingerprint_many(
     texts: number,
@@ -43,20 +43,21 @@ export interface WasmExports {
     seed: bigint,
     out: number,
   ): number;
+  sh_text_lowercase_ascii(text: number, len: number): void;
   sh_text_features(text: number, len: number, unit: number, size: number, weighting: number, seed: bigint, result: number): number;
   sh_u64s_free(ptr: number, count: number): void;
-  sh_find_clusters(fingerprints: number, len: number, distance: number, blocks: number, sliceIndex: number, sliceCount: number, labels: number): number;
-  sh_index_new(distance: number, blocks: number, handle: number): number;
+  sh_find_clusters(fingerprints: number, len: number, distance: number, filter: number, sliceIndex: number, sliceCount: number, labels: number): number;
+  sh_index_new(distance: number, filter: number, handle: number): number;
   sh_index_free(handle: number): void;
   sh_index_answer(handle: number): number;
   sh_index_len(handle: number): number;
-  sh_index_blocks(handle: number): number;
+  sh_index_filter(handle: number): number;
   sh_index_parameters(handle: number): number;
   sh_index_contains(handle: number, id: number): number;
   sh_index_insert(handle: number, id: number, fingerprint: bigint): number;
   sh_index_insert_many(handle: number, ids: number, fingerprints: number, len: number): number;
   sh_index_remove(handle: number, id: number): number;
-  sh_index_set_blocks(handle: number, blocks: number): number;
+  sh_index_set_filter(handle: number, filter: number): number;
   sh_index_query(handle: number, fingerprint: bigint, distance: number, limit: number): number;
   sh_index_query_many(handle: number, fingerprints: number, len: number, distance: number, limit: number): number;
   sh_index_serialize(handle: number): number;

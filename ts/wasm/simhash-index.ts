@@ -6,6 +6,7 @@ import { checkId, checkIds, checkIndexOptions, checkQueryOptions, checkSameLengt
 import { checkIndexBytes, indexFormatError, problemOfStatus } from '../shared/index-format.js';
 import { instanceGeneration, memoryViews, wasm, withInstance, type WasmExports } from './loader.js';
 import { CallScope } from './marshal.js';
+import { blocksOf, partsOf } from '../shared/filter.js';
 import { LayoutPolicy } from '../shared/plan.js';
 import { throwIfFailed } from './status.js';
 import type {
@@ -60,7 +61,7 @@ class WasmSimHashIndex implements SimHashIndexType {
   #handle: Handle | null;
   /** Byte offset of the handle's answer (see `IndexHandle` in the shim crate); it never moves. */
   readonly #answer: number;
-  /** Re-plans the layout as the index grows; `null` when the caller fixed `blocks`. */
+  /** Re-plans the filter as the index grows; `null` when the caller fixed `blocks` or `parts`. */
   readonly #policy: LayoutPolicy | null;
 
   /**
@@ -69,24 +70,24 @@ class WasmSimHashIndex implements SimHashIndexType {
    * @throws {TypeError | RangeError} for invalid options.
    */
   constructor(options: SimHashIndexOptions, loaded?: Loaded) {
-    let blocks: number;
+    let filter: number;
     if (loaded instanceof Loaded) {
       this.#handle = loaded.handle;
       const parameters = wasm().sh_index_parameters(loaded.handle.pointer);
       this.distance = parameters >>> 8;
-      blocks = parameters & 0xff;
+      filter = parameters & 0xff;
     } else {
       const checked = checkIndexOptions(options);
       this.distance = checked.distance;
-      blocks = checked.blocks;
+      filter = checked.filter;
       this.#handle = withInstance((exports) =>
-        newHandle(exports, (_, out) => exports.sh_index_new(checked.distance, checked.blocks, out), 'new SimHashIndex'),
+        newHandle(exports, (_, out) => exports.sh_index_new(checked.distance, checked.filter, out), 'new SimHashIndex'),
       );
     }
     // A pointer: the i32 it comes back as is negative above 2 GiB.
     this.#answer = wasm().sh_index_answer(this.#handle.pointer) >>> 0;
     releaseUnfreed.register(this, this.#handle);
-    this.#policy = blocks === 0 ? new LayoutPolicy(this.distance) : null;
+    this.#policy = filter === 0 ? new LayoutPolicy(this.distance) : null;
     withInstance((exports) => this.#replan(exports));
   }
 
@@ -122,7 +123,11 @@ class WasmSimHashIndex implements SimHashIndexType {
   }
 
   get blocks(): number {
-    return wasm().sh_index_blocks(this.#pointer());
+    return blocksOf(wasm().sh_index_filter(this.#pointer()));
+  }
+
+  get parts(): number {
+    return partsOf(wasm().sh_index_filter(this.#pointer()));
   }
 
   add(id: number, fingerprint: bigint): void {
@@ -252,8 +257,8 @@ class WasmSimHashIndex implements SimHashIndexType {
   #replan(exports: WasmExports): void {
     const pointer = this.#pointer();
     const planned = this.#policy?.due(exports.sh_index_len(pointer));
-    if (planned !== undefined && planned !== exports.sh_index_blocks(pointer)) {
-      exports.sh_index_set_blocks(pointer, planned);
+    if (planned !== undefined && planned !== exports.sh_index_filter(pointer)) {
+      exports.sh_index_set_filter(pointer, planned);
     }
   }
 }

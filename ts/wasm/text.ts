@@ -3,7 +3,8 @@
 import { memoryViews, withInstance, type WasmExports } from './loader.js';
 import { CallScope } from './marshal.js';
 import { throwIfFailed } from './status.js';
-import { normalizeText, resolveTextOptions, type ResolvedTextOptions } from '../shared/text-options.js';
+import { normalizeRuns } from '../shared/text-normalize.js';
+import { resolveTextOptions, type ResolvedTextOptions } from '../shared/text-options.js';
 import type { TextOptions } from '../shared/types.js';
 import { describe } from '../shared/validate.js';
 
@@ -13,6 +14,8 @@ const BATCH_BYTES = 4 << 20;
 const encoder = new TextEncoder();
 
 interface Codes {
+  /** Step 1 leaves ASCII capitals to this module (see `normalizeRuns`). */
+  readonly lowercase: boolean;
   readonly unit: number;
   readonly weighting: number;
   readonly size: number;
@@ -21,6 +24,7 @@ interface Codes {
 
 function codes(options: ResolvedTextOptions): Codes {
   return {
+    lowercase: options.lowercase,
     unit: options.unit === 'word' ? 0 : 1,
     weighting: options.weighting === 'tf' ? 0 : 1,
     size: options.size,
@@ -30,10 +34,17 @@ function codes(options: ResolvedTextOptions): Codes {
 }
 
 /**
- * Writes `texts` as UTF-8, back to back, into a fresh allocation of `scope` (MinHash reuses it); returns the
- * allocation and the offsets of each text (one more than there are texts).
+/**
+ * Writes `texts` as UTF-8, back to back, into a fresh allocation of `scope`, with ASCII
+ * capitals lowered when `c.lowercase`; returns the allocation and the offsets of each text
+ * (one more than there are texts). MinHash reuses it.
  */
-export function encode(scope: CallScope, live: WasmExports, texts: readonly string[]): { ptr: number; offsets: Uint32Array } {
+export function encode(
+  scope: CallScope,
+  live: WasmExports,
+  texts: readonly string[],
+  c: Pick<Codes, 'lowercase'>,
+): { ptr: number; offsets: Uint32Array } {
   let capacity = 0;
   // UTF-8 takes at most 3 bytes per UTF-16 code unit.
   for (const text of texts) capacity += 3 * text.length;
@@ -47,6 +58,7 @@ export function encode(scope: CallScope, live: WasmExports, texts: readonly stri
     }
     offsets[i + 1] = written;
   }
+  if (c.lowercase) live.sh_text_lowercase_ascii(ptr, written);
   return { ptr, offsets };
 }
 
@@ -54,7 +66,7 @@ function fingerprintBatch(texts: readonly string[], c: Codes, out: BigUint64Arra
   withInstance((live) => {
     const scope = new CallScope(live);
     try {
-      const { ptr, offsets } = encode(scope, live, texts);
+      const { ptr, offsets } = encode(scope, live, texts, c);
       const offsetsRegion = scope.u32(offsets, 'texts');
       const result = scope.alloc(texts.length * 8);
       const status = live.sh_text_fingerprint_many(
@@ -77,9 +89,10 @@ function fingerprintBatch(texts: readonly string[], c: Codes, out: BigUint64Arra
 }
 
 /**
- * One fingerprint per text, in order. Texts are normalised in JavaScript, written as UTF-8
- * straight into WebAssembly memory, and tokenised, shingled, hashed and folded there in batches,
- * with no boundary crossing per shingle.
+ * One fingerprint per text, in order. Texts are normalised in JavaScript where they need it
+ * (runs outside ASCII and other settled text, see `normalizeRuns`), written as UTF-8 straight
+ * into WebAssembly memory, and lowered, tokenised, shingled, hashed and folded there in
+ * batches, with no boundary crossing per shingle.
  *
  * A text without tokens (empty, or punctuation only) gets `0n`; exclude such texts before
  * searching for pairs, where they would all be at distance 0 from each other.
@@ -114,7 +127,7 @@ export function fingerprintMany(texts: readonly string[] | Iterable<string>, opt
   };
   let index = 0;
   for (const text of texts) {
-    const normalized = normalizeText(text, resolved, `texts[${index++}]`);
+    const normalized = normalizeRuns(text, resolved, `texts[${index++}]`);
     batch.push(normalized);
     batchUnits += 3 * normalized.length;
     if (batchUnits >= BATCH_BYTES) flush();
@@ -134,7 +147,7 @@ export function fingerprintMany(texts: readonly string[] | Iterable<string>, opt
 export function fingerprint(text: string, options?: TextOptions): bigint {
   const resolved = resolveTextOptions(options);
   const out = new BigUint64Array(1);
-  fingerprintBatch([normalizeText(text, resolved)], codes(resolved), out, 0, 'fingerprint');
+  fingerprintBatch([normalizeRuns(text, resolved)], codes(resolved), out, 0, 'fingerprint');
   return out[0]!;
 }
 
@@ -148,11 +161,11 @@ export function fingerprint(text: string, options?: TextOptions): bigint {
 export function features(text: string, options?: TextOptions): BigUint64Array {
   const resolved = resolveTextOptions(options);
   const c = codes(resolved);
-  const normalized = normalizeText(text, resolved);
+  const normalized = normalizeRuns(text, resolved);
   return withInstance((live) => {
     const scope = new CallScope(live);
     try {
-      const { ptr, offsets } = encode(scope, live, [normalized]);
+      const { ptr, offsets } = encode(scope, live, [normalized], c);
       const result = scope.alloc(8);
       const status = live.sh_text_features(ptr, offsets[1]!, c.unit, c.size, c.weighting, c.seed, result);
       throwIfFailed(status, 'features');

@@ -11,6 +11,8 @@ pub enum Error {
     TooManyBlocks { blocks: u32 },
     /// The layout would have more than [`crate::MAX_TABLES`] tables.
     TooManyTables { blocks: u32, distance: u32 },
+    /// A part layout needs `1..=64` parts.
+    InvalidParts { parts: u32 },
     /// `distance` must not exceed 64.
     DistanceTooLarge { distance: u32 },
     /// Two slices that must have matching lengths do not.
@@ -52,6 +54,7 @@ impl fmt::Display for Error {
                 distance,
                 crate::MAX_TABLES
             ),
+            Error::InvalidParts { parts } => write!(f, "parts must be in 1..=64, got {}", parts),
             Error::DistanceTooLarge { distance } => write!(f, "distance must not exceed 64, got {}", distance),
             Error::LengthMismatch => f.write_str("slice lengths do not match"),
             Error::InvalidOffsets => f.write_str("offsets must never decrease nor exceed the number of hashes"),

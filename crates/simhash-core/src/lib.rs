@@ -26,6 +26,6 @@ pub use error::Error;
 pub use fingerprint::{bits_differ, compute, compute_many, compute_many_weighted, compute_weighted, hamming_distances, text, Fold};
 pub use index::{FormatError, Index, Matches};
 pub use search::{
-    binomial, find_all, find_all_slice, find_clusters, find_clusters_slice, Layout, Pairs, PermutedTable, Placement, Slice,
-    Strategy, MAX_TABLES,
+    binomial, find_all, find_all_slice, find_clusters, find_clusters_slice, Filter, Layout, Pairs, PartLayout, PermutedTable,
+    Placement, Slack, Slice, Strategy, MAX_KEY_BITS, MAX_TABLES, PARTS_CODE,
 };

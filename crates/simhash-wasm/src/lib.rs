@@ -20,7 +20,7 @@ use simhash_core::{Error, Index, Matches, Slice, Strategy};
 use std::alloc::{self, Layout};
 
 /// Bumped whenever a signature or a status code changes; the loader refuses other versions.
-pub const ABI_VERSION: u32 = 3;
+pub const ABI_VERSION: u32 = 5;
 
 const OK: i32 = 0;
 
@@ -30,6 +30,7 @@ fn status(error: Error) -> i32 {
         | Error::TooManyBlocks { .. }
         | Error::TooManyTables { .. }
         | Error::DistanceTooLarge { .. }
+        | Error::InvalidParts { .. }
         | Error::InvalidShingleSize { .. }
         | Error::InvalidPermutations { .. } => 1,
         Error::OutOfMemory => 2,
@@ -173,10 +174,11 @@ pub unsafe extern "C" fn sh_hamming_distances(query: u64, fingerprints: *const u
     to_status(simhash_core::hamming_distances(query, fingerprints, out))
 }
 
-/// Finds the pairs within `distance` bits (`blocks == 0`: compare all pairs directly) that
-/// work slice `slice_index` of `slice_count` reports (`0, 1`: all of them) and, on success,
-/// writes `[left_ptr, right_ptr, distance_ptr, count]` to `result`. The three arrays belong to
-/// the host until it passes `result` back to [`sh_pairs_free`].
+/// Finds the pairs within `distance` bits, searching as the strategy code `filter` names
+/// ([`Strategy::from_code`]: 0 directly, blocks, or `PARTS_CODE + parts`), that work slice
+/// `slice_index` of `slice_count` reports (`0, 1`: all of them) and, on success, writes
+/// `[left_ptr, right_ptr, distance_ptr, count]` to `result`. The three arrays belong to the
+/// host until it passes `result` back to [`sh_pairs_free`].
 ///
 /// # Safety
 /// `fingerprints` points to `len` values; `result` to 4 writable `u32`.
@@ -185,7 +187,7 @@ pub unsafe extern "C" fn sh_find_all(
     fingerprints: *const u64,
     len: usize,
     distance: u32,
-    blocks: u32,
+    filter: u32,
     max_pairs: u32,
     slice_index: u32,
     slice_count: u32,
@@ -197,8 +199,7 @@ pub unsafe extern "C" fn sh_find_all(
     };
     // SAFETY: forwarded caller guarantees.
     let (fingerprints, result) = unsafe { (input(fingerprints, len), output(result, 4)) };
-    let strategy = if blocks == 0 { Strategy::Direct } else { Strategy::Blocks(blocks) };
-    match simhash_core::find_all_slice(fingerprints, distance, strategy, max_pairs as usize, slice) {
+    match simhash_core::find_all_slice(fingerprints, distance, Strategy::from_code(filter), max_pairs as usize, slice) {
         Ok(pairs) => {
             result[3] = pairs.left.len() as u32;
             result[0] = Box::into_raw(pairs.left.into_boxed_slice()) as *mut u32 as u32;
@@ -271,6 +272,17 @@ pub unsafe extern "C" fn sh_text_fingerprint_many(
     to_status(simhash_core::text::fingerprint_many(texts, offsets, &options, out))
 }
 
+/// Lowers the ASCII capitals of `len` bytes at `text` in place (`A`–`Z` to `a`–`z`), the part
+/// of step 1 the host leaves to this module (see `ts/shared/text-normalize.ts`).
+///
+/// # Safety
+/// `text` points to `len` writable bytes.
+#[no_mangle]
+pub unsafe extern "C" fn sh_text_lowercase_ascii(text: *mut u8, len: usize) {
+    // SAFETY: forwarded caller guarantee.
+    simhash_core::text::lowercase_ascii(unsafe { output(text, len) });
+}
+
 /// The shingle hashes of one UTF-8 text; on success writes `[ptr, count]` to `result`, an
 /// array the host owns until it passes both to [`sh_u64s_free`].
 ///
@@ -314,8 +326,8 @@ pub unsafe extern "C" fn sh_u64s_free(ptr: *mut u64, count: usize) {
 }
 
 /// Writes to `labels[i]` the smallest position of the component of fingerprint `i` within
-/// `distance` bits (`blocks == 0`: compare directly rather than through tables), over the pairs
-/// that work slice `slice_index` of `slice_count` finds (`0, 1`: all of them).
+/// `distance` bits, searching as the strategy code `filter` names (see [`sh_find_all`]), over
+/// the pairs that work slice `slice_index` of `slice_count` finds (`0, 1`: all of them).
 ///
 /// # Safety
 /// `fingerprints` points to `len` values and `labels` to `len` writable `u32`.
@@ -324,7 +336,7 @@ pub unsafe extern "C" fn sh_find_clusters(
     fingerprints: *const u64,
     len: usize,
     distance: u32,
-    blocks: u32,
+    filter: u32,
     slice_index: u32,
     slice_count: u32,
     labels: *mut u32,
@@ -335,8 +347,7 @@ pub unsafe extern "C" fn sh_find_clusters(
     };
     // SAFETY: forwarded caller guarantees.
     let (fingerprints, labels) = unsafe { (input(fingerprints, len), output(labels, len)) };
-    let strategy = if blocks == 0 { Strategy::Direct } else { Strategy::Blocks(blocks) };
-    to_status(simhash_core::find_clusters_slice(fingerprints, distance, strategy, slice, labels))
+    to_status(simhash_core::find_clusters_slice(fingerprints, distance, Strategy::from_code(filter), slice, labels))
 }
 
 /// An index owned by the host through an opaque pointer, with the buffers its answers are
@@ -365,14 +376,15 @@ unsafe fn index_mut<'a>(handle: u32) -> &'a mut IndexHandle {
     unsafe { &mut *(handle as usize as *mut IndexHandle) }
 }
 
-/// Makes an empty index for `distance` (`blocks == 0`: the host picks the layout later with
-/// [`sh_index_set_blocks`]) and writes its handle to `handle`.
+/// Makes an empty index for `distance` with filter code `filter` ([`Strategy::from_code`];
+/// 0: the host picks the filter later with
+/// [`sh_index_set_filter`]) and writes its handle to `handle`.
 ///
 /// # Safety
 /// `handle` points to 1 writable `u32`.
 #[no_mangle]
-pub unsafe extern "C" fn sh_index_new(distance: u32, blocks: u32, handle: *mut u32) -> i32 {
-    match Index::new(distance, blocks) {
+pub unsafe extern "C" fn sh_index_new(distance: u32, filter: u32, handle: *mut u32) -> i32 {
+    match Index::new(distance, filter) {
         // SAFETY: forwarded caller guarantee.
         Ok(index) => into_handle(index, unsafe { output(handle, 1) }),
         Err(error) => status(error),
@@ -409,17 +421,18 @@ pub unsafe extern "C" fn sh_index_len(handle: u32) -> u32 {
     unsafe { index_mut(handle) }.index.len() as u32
 }
 
-/// Blocks of the current layout, 0 when every entry is compared.
+/// Code of the current filter ([`Strategy::code`]), 0 when every entry is compared.
 ///
 /// # Safety
 /// As [`index_mut`].
 #[no_mangle]
-pub unsafe extern "C" fn sh_index_blocks(handle: u32) -> u32 {
+pub unsafe extern "C" fn sh_index_filter(handle: u32) -> u32 {
     // SAFETY: forwarded caller guarantee.
-    unsafe { index_mut(handle) }.index.blocks()
+    unsafe { index_mut(handle) }.index.filter()
 }
 
-/// The distance and the configured blocks (0: chosen by the host), as `distance << 8 | blocks`.
+/// The distance and the configured filter code (0: chosen by the host), as
+/// `distance << 8 | filter`.
 ///
 /// # Safety
 /// As [`index_mut`].
@@ -427,7 +440,7 @@ pub unsafe extern "C" fn sh_index_blocks(handle: u32) -> u32 {
 pub unsafe extern "C" fn sh_index_parameters(handle: u32) -> u32 {
     // SAFETY: forwarded caller guarantee.
     let index = &unsafe { index_mut(handle) }.index;
-    index.distance() << 8 | index.configured_blocks()
+    index.distance() << 8 | index.configured_filter()
 }
 
 /// 1 if `id` is in the index, else 0.
@@ -476,9 +489,9 @@ pub unsafe extern "C" fn sh_index_remove(handle: u32, id: u32) -> u32 {
 /// # Safety
 /// As [`index_mut`].
 #[no_mangle]
-pub unsafe extern "C" fn sh_index_set_blocks(handle: u32, blocks: u32) -> i32 {
+pub unsafe extern "C" fn sh_index_set_filter(handle: u32, filter: u32) -> i32 {
     // SAFETY: forwarded caller guarantee.
-    to_status(unsafe { index_mut(handle) }.index.set_blocks(blocks))
+    to_status(unsafe { index_mut(handle) }.index.set_filter(filter))
 }
 
 fn answer_matches(target: &mut IndexHandle, result: Result<(), Error>) -> i32 {

@@ -1,31 +1,35 @@
-//! The byte format of a saved index, version 1. All integers little-endian:
+//! The byte format of a saved index, versions 1 and 2. All integers little-endian:
 //!
 //! | offset | bytes | field |
 //! |---|---|---|
 //! | 0 | 8 | magic `89 53 48 49 44 58 0D 0A` (`\x89SHIDX\r\n`) |
-//! | 8 | 2 | format version, 1 |
+//! | 8 | 2 | format version, 1 or 2 |
 //! | 10 | 1 | distance the index answers queries for, `0..=64` |
-//! | 11 | 1 | blocks: 0 when chosen by the planner, else `distance < blocks <= 64` |
+//! | 11 | 1 | filter: 0 when chosen by the planner, else blocks (`distance < blocks <= 64`), or, in version 2 only, `0x80 + parts` (`1 <= parts <= 64`) |
 //! | 12 | 4 | n, the number of entries |
 //! | 16 | 8 n | fingerprints, in the order of the ids |
 //! | 16 + 8 n | 4 n | ids, strictly increasing |
 //! | 16 + 12 n | 4 | CRC-32 (zlib's) of every byte before it |
 //!
-//! Only the entries are stored, never the tables: loading rebuilds them, so bytes cannot make
+//! Version 2 differs only in allowing a fixed part layout; an index without one is written as
+//! version 1, which earlier releases read. Only the entries are stored, never the tables: loading rebuilds them, so bytes cannot make
 //! an index answer wrongly, and the format does not change with the tables' internals. Sorting
 //! by id makes the bytes canonical: equal contents give equal bytes, whichever implementation
 //! wrote them.
 
 use crate::index::crc32::crc32;
 use crate::search::layout::{binomial, MAX_TABLES};
+use crate::search::strategy::PARTS_CODE;
 use crate::Error;
 
 /// The first 8 bytes: a high byte (caught by 7-bit channels), a name, and CR LF (caught by
 /// line-ending conversion), as PNG does.
 const MAGIC: [u8; 8] = [0x89, b'S', b'H', b'I', b'D', b'X', b'\r', b'\n'];
 
-/// The version this crate writes and reads.
-const VERSION: u16 = 1;
+/// The version written for a fixed part layout; [`PLAIN_VERSION`] otherwise. Both are read.
+const VERSION: u16 = 2;
+/// The version of an index without a fixed part layout.
+const PLAIN_VERSION: u16 = 1;
 
 /// Bytes before the fingerprints.
 const HEADER_BYTES: usize = 16;
@@ -56,7 +60,7 @@ impl core::fmt::Display for FormatError {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.write_str(match self {
             FormatError::Magic => "it does not start with the index magic bytes",
-            FormatError::Version => "its format version is not 1",
+            FormatError::Version => "its format version is neither 1 nor 2",
             FormatError::Length => "its length does not match its header",
             FormatError::Checksum => "its checksum does not match: the bytes are damaged",
             FormatError::Header => "its distance or blocks field is out of range",
@@ -68,8 +72,8 @@ impl core::fmt::Display for FormatError {
 /// A decoded index: its parameters and entries, read in place.
 pub(crate) struct Decoded<'a> {
     pub(crate) distance: u32,
-    /// 0 when the planner chooses.
-    pub(crate) blocks: u32,
+    /// The filter code; 0 when the planner chooses.
+    pub(crate) filter: u32,
     fingerprints: &'a [u8],
     ids: &'a [u8],
 }
@@ -114,7 +118,8 @@ pub(crate) fn decode(bytes: &[u8]) -> Result<Decoded<'_>, Error> {
     if bytes.len() < HEADER_BYTES {
         return fail(FormatError::Length);
     }
-    if u16::from_le_bytes([bytes[8], bytes[9]]) != VERSION {
+    let version = u16::from_le_bytes([bytes[8], bytes[9]]);
+    if version != VERSION && version != PLAIN_VERSION {
         return fail(FormatError::Version);
     }
     let n = u32::from_le_bytes([bytes[12], bytes[13], bytes[14], bytes[15]]) as usize;
@@ -126,12 +131,17 @@ pub(crate) fn decode(bytes: &[u8]) -> Result<Decoded<'_>, Error> {
         return fail(FormatError::Checksum);
     }
     let distance = u32::from(bytes[10]);
-    let blocks = u32::from(bytes[11]);
-    if distance > 64 || (blocks != 0 && !valid_blocks(blocks, distance)) {
+    let filter = u32::from(bytes[11]);
+    let valid_filter = match filter {
+        0 => true,
+        f if f > PARTS_CODE => version == VERSION && f <= PARTS_CODE + 64,
+        blocks => valid_blocks(blocks, distance),
+    };
+    if distance > 64 || !valid_filter {
         return fail(FormatError::Header);
     }
     let (fingerprints, ids) = body[HEADER_BYTES..].split_at(8 * n);
-    let decoded = Decoded { distance, blocks, fingerprints, ids };
+    let decoded = Decoded { distance, filter, fingerprints, ids };
     let mut previous: Option<u32> = None;
     for (id, _) in decoded.entries() {
         if previous.map_or(false, |p| id <= p) {
@@ -151,7 +161,7 @@ fn valid_blocks(blocks: u32, distance: u32) -> bool {
 ///
 /// # Errors
 /// [`Error::TooManyElements`] beyond `u32::MAX` entries; [`Error::OutOfMemory`].
-pub(crate) fn encode(distance: u32, blocks: u32, n: usize, entry: impl Fn(usize) -> (u32, u64)) -> Result<Vec<u8>, Error> {
+pub(crate) fn encode(distance: u32, filter: u32, n: usize, entry: impl Fn(usize) -> (u32, u64)) -> Result<Vec<u8>, Error> {
     if n > u32::MAX as usize {
         return Err(Error::TooManyElements);
     }
@@ -159,10 +169,11 @@ pub(crate) fn encode(distance: u32, blocks: u32, n: usize, entry: impl Fn(usize)
     let mut bytes = Vec::new();
     bytes.try_reserve_exact(len).map_err(|_| Error::OutOfMemory)?;
     bytes.extend_from_slice(&MAGIC);
-    bytes.extend_from_slice(&VERSION.to_le_bytes());
+    let version = if filter > PARTS_CODE { VERSION } else { PLAIN_VERSION };
+    bytes.extend_from_slice(&version.to_le_bytes());
     // Both fit a byte: the index checked them when it was made.
     bytes.push(distance as u8);
-    bytes.push(blocks as u8);
+    bytes.push(filter as u8);
     bytes.extend_from_slice(&(n as u32).to_le_bytes());
     for k in 0..n {
         bytes.extend_from_slice(&entry(k).1.to_le_bytes());
@@ -204,7 +215,11 @@ mod tests {
             let bytes = encode(3, 5, ids.len(), |k| (ids[k], fingerprints[k])).unwrap();
             assert_eq!(bytes.len() as u64, encoded_len(ids.len()));
             let decoded = decode(&bytes).unwrap();
-            assert_eq!((decoded.distance, decoded.blocks, decoded.len()), (3, 5, ids.len()));
+            assert_eq!((decoded.distance, decoded.filter, decoded.len()), (3, 5, ids.len()));
+            assert_eq!(u16::from_le_bytes([bytes[8], bytes[9]]), PLAIN_VERSION);
+            let parts = encode(3, PARTS_CODE + 4, ids.len(), |k| (ids[k], fingerprints[k])).unwrap();
+            assert_eq!(u16::from_le_bytes([parts[8], parts[9]]), VERSION);
+            assert_eq!(decode(&parts).unwrap().filter, PARTS_CODE + 4);
             let entries: Vec<(u32, u64)> = decoded.entries().collect();
             assert_eq!(entries, ids.iter().copied().zip(fingerprints.iter().copied()).collect::<Vec<_>>());
         }
@@ -224,7 +239,7 @@ mod tests {
         longer.push(0);
         assert_eq!(problem(&longer), Some(FormatError::Length));
         let mut version = good.clone();
-        version[8] = 2;
+        version[8] = 3;
         assert_eq!(problem(&version), Some(FormatError::Version));
         for at in 10..good.len() {
             let mut flipped = good.clone();
@@ -245,6 +260,12 @@ mod tests {
         let mut blocks = good.clone();
         blocks[11] = 3;
         assert_eq!(problem(&resealed(blocks)), Some(FormatError::Header));
+        let mut parts_in_v1 = good.clone();
+        parts_in_v1[11] = (PARTS_CODE + 4) as u8;
+        assert_eq!(problem(&resealed(parts_in_v1)), Some(FormatError::Header));
+        let mut parts = good.clone();
+        (parts[8], parts[11]) = (2, (PARTS_CODE + 65) as u8);
+        assert_eq!(problem(&resealed(parts)), Some(FormatError::Header));
         let mut tables = good.clone();
         (tables[10], tables[11]) = (32, 64);
         assert_eq!(problem(&resealed(tables)), Some(FormatError::Header));

@@ -4,9 +4,11 @@
 //! Entries live in *slots*: append-only arrays of fingerprint, id and a live bit, with a map
 //! from ids to slots. Slots fall in three ranges:
 //!
-//! - `..indexed`: in the tables. Each permuted table of the layout groups them by the top bits
-//!   of their prefix, in one contiguous array per table with a directory of bucket starts, so a
-//!   query reads one short contiguous range per table, fingerprints inline.
+//! - `..indexed`: in the tables, one per unit of the filter (a permuted table, or a part of a
+//!   multi-index layout). Each groups them by the top bits of their key (the table's prefix,
+//!   or the part), in one contiguous array with a directory of bucket starts, so a query reads
+//!   short contiguous ranges, fingerprints inline: one bucket per permuted table, the buckets
+//!   of a Hamming ball of keys per part.
 //! - `indexed..chained`: the *delta*, added since. Each table threads them into per-bucket
 //!   chains, so the delta costs a query the same one lookup per table whatever its size.
 //! - `chained..`: compared one by one by every query. Empty, except without a layout (every
@@ -20,12 +22,14 @@
 //! ones, or the index has grown four-fold since its buckets were sized, everything is rebuilt
 //! from the live slots (a merge into empty tables).
 //!
-//! Queries report each entry once: from the first table whose leading blocks it agrees on with
+//! Queries report each entry once: from the first unit in which it collides or qualifies with
 //! the query, as in [`crate::find_all`].
 
 use crate::index::id_map::IdMap;
 use crate::index::format;
-use crate::search::layout::{Layout, PermutedTable};
+use crate::search::filter::{Filter, Unit};
+use crate::search::parts::{key_bits, Ball, Slack};
+use crate::search::strategy::Strategy;
 use crate::search::radix::RadixSort;
 use crate::memory::zeroed;
 use crate::Error;
@@ -55,7 +59,7 @@ pub struct Matches {
     found: Vec<u64>,
 }
 
-/// The entries of one permuted table.
+/// The entries of one unit of the filter.
 #[derive(Clone, Debug)]
 struct Table {
     /// A fingerprint's bucket is its table prefix shifted right by this much.
@@ -71,9 +75,9 @@ struct Table {
 }
 
 impl Table {
-    /// A table without entries, bucketed on `bits` bits of the prefix (at most its width).
-    fn empty(layout: &PermutedTable, bits: u32) -> Result<Table, Error> {
-        let bits = bits.min(layout.prefix_bits);
+    /// A table without entries, bucketed on `bits` bits of the key (at most its width).
+    fn empty(unit: Unit<'_>, bits: u32) -> Result<Table, Error> {
+        let bits = bits.min(unit.key_bits());
         let buckets = 1usize << bits;
         let mut table = Table {
             shift: 64 - bits,
@@ -91,8 +95,13 @@ impl Table {
     }
 
     #[inline]
-    fn bucket(&self, layout: &PermutedTable, fingerprint: u64) -> usize {
-        (layout.prefix(fingerprint) >> self.shift) as usize
+    fn bucket(&self, unit: Unit<'_>, fingerprint: u64) -> usize {
+        (unit.key(fingerprint) >> self.shift) as usize
+    }
+
+    /// Bits the buckets are keyed on.
+    fn bits(&self) -> u32 {
+        64 - self.shift
     }
 }
 
@@ -100,11 +109,12 @@ impl Table {
 #[derive(Clone, Debug)]
 pub struct Index {
     distance: u32,
-    /// The blocks the index was made with, 0 when the host chooses (see [`Index::set_blocks`]).
-    configured_blocks: u32,
-    /// The tables' layout; `None` when every query compares every entry.
-    layout: Option<Layout>,
-    /// One per table of the layout, or none when building them ran out of memory.
+    /// The filter code ([`Strategy::code`]) the index was made with, 0 when the host chooses
+    /// (see [`Index::set_filter`]).
+    configured: u32,
+    /// The filter; `None` when every query compares every entry.
+    layout: Option<Filter>,
+    /// One per unit of the filter, or none when building them ran out of memory.
     tables: Vec<Table>,
     fingerprints: Vec<u64>,
     ids: Vec<u32>,
@@ -121,19 +131,20 @@ pub struct Index {
 }
 
 impl Index {
-    /// An empty index answering queries up to `distance` bits. With `blocks` > 0 its tables use
-    /// that layout for good; with 0 it compares every entry until [`Index::set_blocks`] picks a
-    /// layout (the host's planner does, as the index grows).
+    /// An empty index answering queries up to `distance` bits. With a filter code `filter`
+    /// > 0 ([`Strategy::code`]: blocks, or parts) it uses that filter for good; with 0 it
+    /// compares every entry until [`Index::set_filter`] picks one (the host's planner does, as
+    /// the index grows).
     ///
     /// # Errors
-    /// [`Error::DistanceTooLarge`] and the other [`Layout::new`] errors; [`Error::OutOfMemory`].
-    pub fn new(distance: u32, blocks: u32) -> Result<Index, Error> {
+    /// [`Error::DistanceTooLarge`] and the other [`Filter::new`] errors; [`Error::OutOfMemory`].
+    pub fn new(distance: u32, filter: u32) -> Result<Index, Error> {
         if distance > 64 {
             return Err(Error::DistanceTooLarge { distance });
         }
         let mut index = Index {
             distance,
-            configured_blocks: blocks,
+            configured: filter,
             layout: None,
             tables: Vec::new(),
             fingerprints: Vec::new(),
@@ -145,7 +156,7 @@ impl Index {
             chained: 0,
             bucket_bits: 0,
         };
-        index.set_blocks(blocks)?;
+        index.set_filter(filter)?;
         Ok(index)
     }
 
@@ -154,14 +165,14 @@ impl Index {
         self.distance
     }
 
-    /// The blocks given to [`Index::new`] (0: chosen by the host).
-    pub fn configured_blocks(&self) -> u32 {
-        self.configured_blocks
+    /// The filter code given to [`Index::new`] (0: chosen by the host).
+    pub fn configured_filter(&self) -> u32 {
+        self.configured
     }
 
-    /// Blocks of the current layout, 0 when queries compare every entry.
-    pub fn blocks(&self) -> u32 {
-        self.layout.as_ref().map_or(0, Layout::blocks)
+    /// Code of the current filter ([`Strategy::code`]), 0 when queries compare every entry.
+    pub fn filter(&self) -> u32 {
+        self.layout.as_ref().map_or(0, |f| f.strategy().code())
     }
 
     /// Number of ids.
@@ -230,15 +241,14 @@ impl Index {
         }
     }
 
-    /// Switches to the layout with `blocks` blocks (0: compare every entry), rebuilding the
-    /// tables.
+    /// Switches to the filter with code `filter` ([`Strategy::code`]; 0: compare every
+    /// entry), rebuilding the tables.
     ///
     /// # Errors
-    /// The [`Layout::new`] errors, leaving the index as it was; [`Error::OutOfMemory`], leaving
-    /// it without a layout (every query then compares every entry).
-    pub fn set_blocks(&mut self, blocks: u32) -> Result<(), Error> {
-        let layout = if blocks == 0 { None } else { Some(Layout::new(blocks, self.distance)?) };
-        self.layout = layout;
+    /// The [`Filter::new`] errors, leaving the index as it was; [`Error::OutOfMemory`], leaving
+    /// it without a filter (every query then compares every entry).
+    pub fn set_filter(&mut self, filter: u32) -> Result<(), Error> {
+        self.layout = Filter::new(Strategy::from_code(filter), self.distance)?;
         self.rebuild().map_err(|error| {
             self.layout = None;
             error
@@ -308,13 +318,13 @@ impl Index {
             sort.count(key);
         }
         sort.sort(&mut keys, &mut scratch)?;
-        format::encode(self.distance, self.configured_blocks, n, |k| {
+        format::encode(self.distance, self.configured, n, |k| {
             ((keys[k] >> 32) as u32, self.fingerprints[keys[k] as u32 as usize])
         })
     }
 
-    /// The index `bytes` describe. With blocks 0 in the bytes, it compares every entry until
-    /// [`Index::set_blocks`] is called.
+    /// The index `bytes` describe. With filter 0 in the bytes, it compares every entry until
+    /// [`Index::set_filter`] is called.
     ///
     /// # Errors
     /// [`Error::Format`] for bytes that are not a valid index; [`Error::OutOfMemory`].
@@ -325,8 +335,8 @@ impl Index {
         for (id, fingerprint) in decoded.entries() {
             index.push(id, fingerprint);
         }
-        index.configured_blocks = decoded.blocks;
-        index.set_blocks(decoded.blocks)?;
+        index.configured = decoded.filter;
+        index.set_filter(decoded.filter)?;
         Ok(index)
     }
 
@@ -387,9 +397,10 @@ impl Index {
     /// Threads the tail into the delta chains; [`Index::reserve`] made room for the links.
     fn chain_tail(&mut self) {
         if let Some(layout) = &self.layout {
-            for (table, table_layout) in self.tables.iter_mut().zip(layout.tables()) {
+            for (u, table) in self.tables.iter_mut().enumerate() {
+                let unit = layout.unit(u, None);
                 for slot in self.chained..self.fingerprints.len() {
-                    let bucket = table.bucket(table_layout, self.fingerprints[slot]);
+                    let bucket = table.bucket(unit, self.fingerprints[slot]);
                     table.links.push(table.heads[bucket]);
                     table.heads[bucket] = slot as u32;
                 }
@@ -435,9 +446,16 @@ impl Index {
         };
         let bits = bucket_bits(self.len());
         let mut tables = Vec::new();
-        tables.try_reserve_exact(layout.tables().len()).map_err(|_| Error::OutOfMemory)?;
-        for table_layout in layout.tables() {
-            tables.push(Table::empty(table_layout, bits)?);
+        tables.try_reserve_exact(layout.units()).map_err(|_| Error::OutOfMemory)?;
+        for u in 0..layout.units() {
+            let unit = layout.unit(u, None);
+            // A part's bucket holds about one entry: its probes are many and cheap, unlike a
+            // table's one probe per query.
+            let unit_bits = match unit {
+                Unit::Table(_) => bits,
+                Unit::Part { .. } => key_bits(unit.key_bits(), self.len()),
+            };
+            tables.push(Table::empty(unit, unit_bits)?);
         }
         self.tables = tables;
         self.bucket_bits = bits;
@@ -502,9 +520,10 @@ impl Index {
             sorts.push(RadixSort::new(32, 64 - table.shift)?);
         }
         // Nothing can fail from here on.
-        for ((table, table_layout), sort) in self.tables.iter_mut().zip(layout.tables()).zip(&mut sorts) {
+        for ((u, table), sort) in self.tables.iter_mut().enumerate().zip(&mut sorts) {
+            let unit = layout.unit(u, None);
             for (item, &slot) in items.iter_mut().zip(&incoming) {
-                *item = (table.bucket(table_layout, self.fingerprints[slot as usize]) as u64) << 32 | u64::from(slot);
+                *item = (table.bucket(unit, self.fingerprints[slot as usize]) as u64) << 32 | u64::from(slot);
                 sort.count(*item);
             }
             sort.sort(&mut items, &mut scratch)?;
@@ -528,27 +547,41 @@ impl Index {
             Ok(())
         };
         if let Some(layout) = &self.layout {
-            for (table, table_layout) in self.tables.iter().zip(layout.tables()) {
-                let bucket = table.bucket(table_layout, fingerprint);
-                let (start, end) = (table.starts[bucket] as usize, table.starts[bucket + 1] as usize);
-                for (i, &other) in table.fingerprints[start..end].iter().enumerate() {
-                    let difference = other ^ fingerprint;
-                    // The slot is read only for a match: most candidates are far, and the slots
-                    // are another cache line.
-                    if difference.count_ones() <= distance && table_layout.first_to_collide(difference) {
-                        report(difference, table.slots[start + i] as usize)?;
+            // Parts are probed with the slack of the query's distance: smaller balls when it
+            // asks for less than the index's distance.
+            let slack = match layout {
+                Filter::Parts(parts) => Some(Slack::new(parts.len() as u32, distance)),
+                Filter::Tables(_) => None,
+            };
+            for (u, table) in self.tables.iter().enumerate() {
+                let unit = layout.unit(u, slack.as_ref());
+                let radius = match unit.radius() {
+                    Some(radius) => radius,
+                    None => continue,
+                };
+                let key = table.bucket(unit, fingerprint);
+                for mask in Ball::new(table.bits(), radius) {
+                    let bucket = key ^ mask as usize;
+                    let (start, end) = (table.starts[bucket] as usize, table.starts[bucket + 1] as usize);
+                    for (i, &other) in table.fingerprints[start..end].iter().enumerate() {
+                        let difference = other ^ fingerprint;
+                        // The slot is read only for a match: most candidates are far, and the
+                        // slots are another cache line.
+                        if difference.count_ones() <= distance && unit.first(difference) {
+                            report(difference, table.slots[start + i] as usize)?;
+                        }
                     }
-                }
-                if self.indexed == self.chained {
-                    continue;
-                }
-                let mut slot = table.heads[bucket];
-                while slot != NONE {
-                    let difference = self.fingerprints[slot as usize] ^ fingerprint;
-                    if difference.count_ones() <= distance && table_layout.first_to_collide(difference) {
-                        report(difference, slot as usize)?;
+                    if self.indexed == self.chained {
+                        continue;
                     }
-                    slot = table.links[slot as usize - self.indexed];
+                    let mut slot = table.heads[bucket];
+                    while slot != NONE {
+                        let difference = self.fingerprints[slot as usize] ^ fingerprint;
+                        if difference.count_ones() <= distance && unit.first(difference) {
+                            report(difference, slot as usize)?;
+                        }
+                        slot = table.links[slot as usize - self.indexed];
+                    }
                 }
             }
         }
@@ -709,16 +742,16 @@ mod tests {
                 }
                 _ => {
                     if !switches.is_empty() && rng.below(20) == 0 {
-                        index.set_blocks(switches[rng.below(switches.len() as u64) as usize]).unwrap();
+                        index.set_filter(switches[rng.below(switches.len() as u64) as usize]).unwrap();
                     }
                     if rng.below(10) == 0 {
                         let bytes = index.serialize().unwrap();
                         let loaded = Index::deserialize(&bytes).unwrap();
                         assert_eq!(loaded.serialize().unwrap(), bytes);
-                        assert_eq!((loaded.distance(), loaded.configured_blocks()), (distance, blocks));
+                        assert_eq!((loaded.distance(), loaded.configured_filter()), (distance, blocks));
                         index = loaded;
                         if blocks == 0 && !switches.is_empty() {
-                            index.set_blocks(switches[0]).unwrap();
+                            index.set_filter(switches[0]).unwrap();
                         }
                     }
                 }
@@ -738,16 +771,27 @@ mod tests {
         exercise(0, 0, &[0, 1, 3], 44);
         exercise(6, 8, &[], 45);
         exercise(64, 0, &[0], 46);
+        let parts = |m: u32| crate::PARTS_CODE + m;
+        exercise(10, parts(4), &[], 50);
+        exercise(16, parts(5), &[], 51);
+        exercise(6, 0, &[0, parts(3), 8, parts(1), parts(7)], 52);
+        exercise(0, parts(1), &[], 53);
+        exercise(64, parts(64), &[], 54);
     }
 
     #[test]
     fn grows_past_merges_and_rebuckets() {
-        let mut rng = Rng::new(47);
-        let mut index = Index::new(3, 5).unwrap();
+        grows(3, 5, 47);
+        grows(10, crate::PARTS_CODE + 4, 55);
+    }
+
+    fn grows(distance: u32, filter: u32, seed: u64) {
+        let mut rng = Rng::new(seed);
+        let mut index = Index::new(distance, filter).unwrap();
         let mut model = BTreeMap::new();
         let mut values = Vec::new();
         for id in 0..20_000u32 {
-            let f = near(&mut rng, &values, 3);
+            let f = near(&mut rng, &values, distance);
             values.push(f);
             index.insert(id, f).unwrap();
             model.insert(id, f);
@@ -762,8 +806,8 @@ mod tests {
     fn removals_compact_the_slots() {
         let mut rng = Rng::new(48);
         let mut values = Vec::new();
-        for blocks in [0, 4] {
-            let mut index = Index::new(3, blocks).unwrap();
+        for filter in [0, 4, crate::PARTS_CODE + 2] {
+            let mut index = Index::new(3, filter).unwrap();
             let mut model = BTreeMap::new();
             for id in 0..3000u32 {
                 let f = near(&mut rng, &values, 3);
@@ -818,7 +862,7 @@ mod tests {
         let mut index = Index::new(3, 0).unwrap();
         let mut out = Matches::default();
         assert_eq!(index.query(1, 4, u32::MAX, &mut out), Err(Error::QueryDistanceAboveIndex { distance: 4, index_distance: 3 }));
-        assert_eq!(index.set_blocks(3), Err(Error::BlocksNotAboveDistance { blocks: 3, distance: 3 }));
+        assert_eq!(index.set_filter(3), Err(Error::BlocksNotAboveDistance { blocks: 3, distance: 3 }));
         assert_eq!(index.insert_many(&[1, 2], &[1]), Err(Error::LengthMismatch));
         assert_eq!(Index::new(65, 0).err(), Some(Error::DistanceTooLarge { distance: 65 }));
         assert_eq!(Index::deserialize(b"nope").err(), Some(Error::Format(crate::FormatError::Magic)));

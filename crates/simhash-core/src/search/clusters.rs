@@ -2,7 +2,7 @@
 //! linear in n however many pairs the graph has.
 
 use crate::search::strategy::Strategy;
-use crate::search::layout::PermutedTable;
+use crate::search::filter::Unit;
 use crate::search::slice::Slice;
 use crate::search::table_scan::{scan, Member, RunVisitor};
 use crate::search::union_find::UnionFind;
@@ -82,7 +82,7 @@ struct GroupVisitor<'a> {
 }
 
 impl RunVisitor for GroupVisitor<'_> {
-    fn visit(&mut self, run: &[Member], _table: Option<&PermutedTable>) -> Result<(), Error> {
+    fn visit(&mut self, run: &[Member], _unit: Option<Unit<'_>>) -> Result<(), Error> {
         let distance = self.distance;
         self.groups.clear();
         self.next.clear();
@@ -124,6 +124,19 @@ impl RunVisitor for GroupVisitor<'_> {
                     self.groups.try_reserve(1).map_err(|_| Error::OutOfMemory)?;
                     self.groups.push(Group { leader: (value, u64::from(position)), radius: 0, last: k as u32 });
                     self.next.push(NONE);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Two buckets of a part are mostly far apart: every pair is checked, skipping those
+    /// already joined.
+    fn visit_cross(&mut self, a: &[Member], b: &[Member], _unit: Unit<'_>) -> Result<(), Error> {
+        for &(value_a, position_a) in a {
+            for &(value_b, position_b) in b {
+                if (value_a ^ value_b).count_ones() <= self.distance {
+                    self.components.union(position_a as u32, position_b as u32);
                 }
             }
         }
@@ -192,6 +205,13 @@ mod tests {
                 assert_eq!(clusters(&v, distance, Strategy::Direct), expected);
             }
         }
+        for distance in 0..=64 {
+            let v = chained(&mut rng, 150, distance);
+            let expected = brute(&v, distance);
+            for parts in [1, 3, 4, 7, 64] {
+                assert_eq!(clusters(&v, distance, Strategy::Parts(parts)), expected, "parts {} distance {}", parts, distance);
+            }
+        }
         let v = chained(&mut rng, 300, 64);
         assert_eq!(clusters(&v, 64, Strategy::Direct), vec![0; 300]);
     }
@@ -232,9 +252,10 @@ mod tests {
     #[test]
     fn joined_slice_labels_make_the_whole() {
         let mut rng = Rng::new(13);
-        for (strategy, distance) in [(Strategy::Blocks(5), 3), (Strategy::Blocks(12), 10), (Strategy::Blocks(2), 1), (Strategy::Direct, 2)] {
+        for (strategy, distance) in [(Strategy::Blocks(5), 3), (Strategy::Blocks(12), 10), (Strategy::Blocks(2), 1), (Strategy::Direct, 2), (Strategy::Parts(4), 10), (Strategy::Parts(6), 16)] {
             let tables = match strategy {
                 Strategy::Blocks(blocks) => crate::Layout::new(blocks, distance).unwrap().tables().len() as u32,
+                Strategy::Parts(parts) => parts,
                 Strategy::Direct => 1,
             };
             for v in [chained(&mut rng, 700, distance), (0..700).map(|_| rng.next()).collect::<Vec<u64>>()] {

@@ -2,7 +2,7 @@
 
 use crate::fingerprint::bits_differ;
 use crate::memory::zeroed;
-use crate::search::layout::PermutedTable;
+use crate::search::filter::Unit;
 use crate::search::radix::sort_by_bits;
 use crate::search::slice::Slice;
 use crate::search::strategy::Strategy;
@@ -99,11 +99,23 @@ struct PairVisitor<'a> {
 }
 
 impl RunVisitor for PairVisitor<'_> {
-    fn visit(&mut self, run: &[Member], table: Option<&PermutedTable>) -> Result<(), Error> {
+    fn visit(&mut self, run: &[Member], unit: Option<Unit<'_>>) -> Result<(), Error> {
         for (a, &(value_a, position_a)) in run.iter().enumerate() {
             for &(value_b, position_b) in &run[a + 1..] {
                 let difference = value_a ^ value_b;
-                if difference.count_ones() <= self.distance && table.map_or(true, |t| t.first_to_collide(difference)) {
+                if difference.count_ones() <= self.distance && unit.map_or(true, |u| u.first(difference)) {
+                    self.sink.push(position_a.min(position_b), position_a.max(position_b))?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn visit_cross(&mut self, a: &[Member], b: &[Member], unit: Unit<'_>) -> Result<(), Error> {
+        for &(value_a, position_a) in a {
+            for &(value_b, position_b) in b {
+                let difference = value_a ^ value_b;
+                if difference.count_ones() <= self.distance && unit.first(difference) {
                     self.sink.push(position_a.min(position_b), position_a.max(position_b))?;
                 }
             }
@@ -234,6 +246,32 @@ mod tests {
     }
 
     #[test]
+    fn parts_match_brute_force_at_every_distance() {
+        let mut rng = Rng::new(43);
+        for distance in 0..=64 {
+            let v = planted(&mut rng, if distance % 8 == 0 { 300 } else { 120 }, distance);
+            let expected = brute(&v, distance);
+            for parts in [1, 2, 3, 4, 5, 8, distance + 1, 64] {
+                if parts == 0 || parts > 64 {
+                    continue;
+                }
+                let got = find_all(&v, distance, Strategy::Parts(parts), usize::MAX).unwrap();
+                assert_eq!(as_tuples(&got), expected, "parts {} distance {}", parts, distance);
+            }
+        }
+        // Skewed: every fingerprint shares the same low 48 bits, so the low parts' buckets are
+        // all one, and duplicates.
+        let mut v: Vec<u64> = (0..400).map(|_| rng.next() & 0xffff_0000_0000_0000 | 0x1234_5678_9abc).collect();
+        v.extend_from_slice(&v.clone()[..50]);
+        for (parts, distance) in [(4, 10), (3, 8), (6, 16)] {
+            let got = find_all(&v, distance, Strategy::Parts(parts), usize::MAX).unwrap();
+            assert_eq!(as_tuples(&got), brute(&v, distance));
+        }
+        assert_eq!(find_all(&v, 3, Strategy::Parts(0), 10), Err(Error::InvalidParts { parts: 0 }));
+        assert_eq!(find_all(&v, 3, Strategy::Parts(65), 10), Err(Error::InvalidParts { parts: 65 }));
+    }
+
+    #[test]
     fn all_equal_and_distance_64() {
         let v = vec![7u64; 30];
         let got = find_all(&v, 0, Strategy::Blocks(1), usize::MAX).unwrap();
@@ -291,9 +329,10 @@ mod tests {
     #[test]
     fn slices_are_disjoint_and_make_the_whole() {
         let mut rng = Rng::new(21);
-        for (strategy, distance) in [(Strategy::Blocks(5), 3), (Strategy::Blocks(4), 1), (Strategy::Blocks(12), 10), (Strategy::Direct, 4)] {
+        for (strategy, distance) in [(Strategy::Blocks(5), 3), (Strategy::Blocks(4), 1), (Strategy::Blocks(12), 10), (Strategy::Direct, 4), (Strategy::Parts(4), 10), (Strategy::Parts(5), 16), (Strategy::Parts(3), 3)] {
             let tables = match strategy {
                 Strategy::Blocks(blocks) => crate::Layout::new(blocks, distance).unwrap().tables().len() as u32,
+                Strategy::Parts(parts) => parts,
                 Strategy::Direct => 1,
             };
             for v in [planted(&mut rng, 600, distance), (0..600).map(|_| rng.next()).collect::<Vec<u64>>()] {

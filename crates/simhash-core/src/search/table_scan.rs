@@ -3,7 +3,9 @@
 //! which decides what a run means (pairs, or unions of components).
 
 use crate::memory::zeroed;
+use crate::search::filter::Unit;
 use crate::search::layout::{Layout, PermutedTable};
+use crate::search::parts::{key_bits, Ball, PartLayout};
 use crate::search::radix::RadixSort;
 use crate::search::slice::Slice;
 use crate::search::strategy::Strategy;
@@ -16,21 +18,25 @@ pub(crate) type Member = (u64, u64);
 /// visitor (the .wasm size matters more than one indirect call per run).
 pub(crate) trait RunVisitor {
     /// Called once per run of at least two fingerprints that may lie within the distance of
-    /// one another. `table` is the table the run comes from, or `None` when the run is the whole
+    /// one another. `unit` is the unit the run comes from, or `None` when the run is the whole
     /// input ([`Strategy::Direct`]). Members come in increasing position order for the direct
-    /// strategy, in (sorted bits, position) order otherwise.
-    fn visit(&mut self, run: &[Member], table: Option<&PermutedTable>) -> Result<(), Error>;
+    /// strategy, in (sorted bits, position) order for tables, in position order for parts.
+    fn visit(&mut self, run: &[Member], unit: Option<Unit<'_>>) -> Result<(), Error>;
+
+    /// Called for two runs of a part whose keys lie within the part's radius of each other:
+    /// every pair of one member of `a` and one of `b` may lie within the distance.
+    fn visit_cross(&mut self, a: &[Member], b: &[Member], unit: Unit<'_>) -> Result<(), Error>;
 }
 
-/// Runs the scan of `strategy` over `fingerprints`, visiting every run of the tables in
-/// `slice`. Over the whole search, every pair within `distance` bits shares a run at least once
-/// (in the first table whose leading blocks it agrees on, possibly in later ones too); runs may
-/// also hold fingerprints farther apart. The direct strategy is one unit: slice index 0 visits
-/// its run, the others nothing.
+/// Runs the scan of `strategy` over `fingerprints`, visiting every run of the units (tables,
+/// or parts) in `slice`. Over the whole search, every pair within `distance` bits shares a run
+/// (or a pair of runs, for parts) at least once (in the first unit where it collides or
+/// qualifies, possibly in later ones too); runs may also hold fingerprints farther apart. The
+/// direct strategy is one unit: slice index 0 visits its run, the others nothing.
 ///
 /// # Errors
-/// The [`Layout::new`] errors for a bad `(blocks, distance)`; [`Error::OutOfMemory`]; whatever
-/// the visitor returns.
+/// The [`Layout::new`] errors for a bad `(blocks, distance)`, the [`PartLayout::new`] errors
+/// for bad parts; [`Error::OutOfMemory`]; whatever the visitor returns.
 pub(crate) fn scan(
     fingerprints: &[u64],
     distance: u32,
@@ -45,7 +51,60 @@ pub(crate) fn scan(
             let layout = Layout::new(blocks, distance)?;
             tables(fingerprints, &layout, slice, visitor)
         }
+        Strategy::Parts(parts) => {
+            let layout = PartLayout::new(parts, distance)?;
+            join_parts(fingerprints, &layout, slice, visitor)
+        }
     }
+}
+
+/// For each part with a positive slack: groups the fingerprints into buckets by the top
+/// [`key_bits`] bits of their part, then visits every bucket and every pair of buckets whose
+/// keys lie within the part's radius (each pair of buckets once, from the lower key). A
+/// bucket's members are contiguous, so both sides of a pair of buckets are read in order.
+fn join_parts(fingerprints: &[u64], layout: &PartLayout, slice: Slice, visitor: &mut dyn RunVisitor) -> Result<(), Error> {
+    let n = fingerprints.len();
+    if n < 2 {
+        return Ok(());
+    }
+    let mut bucketed = Bucketed::default();
+    for part in (0..layout.len()).filter(|&part| slice.includes(part)) {
+        let unit = Unit::Part { layout, part, slack: layout.slack() };
+        let radius = match unit.radius() {
+            Some(radius) => radius,
+            None => continue,
+        };
+        let bits = key_bits(layout.parts()[part].width, n);
+        bucketed.fill(fingerprints, |value| layout.key(part, value), bits)?;
+        let starts = &bucketed.starts;
+        let members = &bucketed.members;
+        let mut start = 0;
+        for bucket in 0..1usize << bits {
+            let end = starts[bucket] as usize;
+            if end == start {
+                continue;
+            }
+            let here = &members[start..end];
+            if here.len() > 1 {
+                visitor.visit(here, Some(unit))?;
+            }
+            for mask in Ball::new(bits, radius).skip(1) {
+                let other = bucket ^ mask as usize;
+                if other < bucket {
+                    continue;
+                }
+                // `starts[b]` is the end of bucket `b` (see `fill`): bucket `other` begins
+                // where bucket `other - 1` ends.
+                let other_start = if other == 0 { 0 } else { starts[other - 1] as usize };
+                let other_end = starts[other] as usize;
+                if other_end > other_start {
+                    visitor.visit_cross(here, &members[other_start..other_end], unit)?;
+                }
+            }
+            start = end;
+        }
+    }
+    Ok(())
 }
 
 /// Bits that hold any position below `n` (at least 1, at most 32 for `n <= 2^32`).
@@ -105,6 +164,22 @@ struct Bucketed {
 
 impl Bucketed {
     fn visit(&mut self, fingerprints: &[u64], table: &PermutedTable, bits: u32, visitor: &mut dyn RunVisitor) -> Result<(), Error> {
+        let unit = Unit::Table(table);
+        self.fill(fingerprints, |value| table.prefix(value), bits)?;
+        let mut start = 0;
+        for &end in &self.starts[..1usize << bits] {
+            let end = end as usize;
+            if end - start > 1 {
+                visitor.visit(&self.members[start..end], Some(unit))?;
+            }
+            start = end;
+        }
+        Ok(())
+    }
+
+    /// Places every fingerprint in the bucket of the top `bits` bits of its `key`, in position
+    /// order within a bucket; leaves `starts[b]` at the end of bucket `b`.
+    fn fill(&mut self, fingerprints: &[u64], key: impl Fn(u64) -> u64, bits: u32) -> Result<(), Error> {
         let n = fingerprints.len();
         let buckets = 1usize << bits;
         if self.members.len() != n {
@@ -118,25 +193,17 @@ impl Bucketed {
         let shift = 64 - bits;
         // Counts land one place up, so that the running sum leaves each bucket's start.
         for &fingerprint in fingerprints {
-            self.starts[(table.prefix(fingerprint) >> shift) as usize + 1] += 1;
+            self.starts[(key(fingerprint) >> shift) as usize + 1] += 1;
         }
         for b in 1..=buckets {
             self.starts[b] += self.starts[b - 1];
         }
         // `starts[b]` advances to the end of bucket `b`, which is where bucket `b + 1` starts.
         for (position, &fingerprint) in fingerprints.iter().enumerate() {
-            let bucket = (table.prefix(fingerprint) >> shift) as usize;
+            let bucket = (key(fingerprint) >> shift) as usize;
             let slot = self.starts[bucket] as usize;
             self.starts[bucket] += 1;
             self.members[slot] = (fingerprint, position as u64);
-        }
-        let mut start = 0;
-        for &end in &self.starts[..buckets] {
-            let end = end as usize;
-            if end - start > 1 {
-                visitor.visit(&self.members[start..end], Some(table))?;
-            }
-            start = end;
         }
         Ok(())
     }
@@ -202,7 +269,7 @@ fn visit_runs(
                 let position = k & position_mask;
                 (fingerprints[position as usize], position)
             }));
-            visitor.visit(run, Some(table))?;
+            visitor.visit(run, Some(Unit::Table(table)))?;
         }
         start = end;
     }

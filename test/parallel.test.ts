@@ -1,0 +1,316 @@
+/**
+ * The worker pool (the built dist/esm/parallel, which `npm test` builds first: workers load
+ * its worker.js): every method equals the synchronous API of both entries on random and
+ * adversarial inputs, bit for bit and error for error; streaming reads ahead only boundedly;
+ * a worker that throws or exits rejects what it was running and is replaced; a closed or idle
+ * pool leaves Node free to exit; the sharded index answers as one SimHashIndex does.
+ */
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { ENTRIES } from './index-oracle.js';
+import * as oracle from './oracle.js';
+import { distance as distanceArb, materialize, steps } from './suite/arbitraries.js';
+import { fcParams, plainPairs } from './suite/helpers.js';
+import type { Api } from './api.js';
+
+type Parallel = typeof import('../ts/parallel/index.js');
+type PoolModule = typeof import('../ts/parallel/pool.js');
+type Pool = import('../ts/parallel/index.js').Pool;
+
+const distUrl = new URL('../dist/esm/parallel/', import.meta.url);
+let parallel: Parallel;
+let poolModule: PoolModule;
+let pool: Pool;
+const apis: Array<readonly [string, Api]> = [];
+
+beforeAll(async () => {
+  parallel = (await import(new URL('index.js', distUrl).href)) as Parallel;
+  poolModule = (await import(new URL('pool.js', distUrl).href)) as PoolModule;
+  pool = await parallel.createPool({ threads: 3 });
+  for (const [name, load] of ENTRIES) apis.push([name, await load()]);
+});
+
+afterAll(async () => {
+  await pool?.close();
+});
+
+/** The rejection of `promise`, failing the test if it resolves. */
+async function rejection(promise: Promise<unknown>): Promise<Error> {
+  try {
+    await promise;
+  } catch (error) {
+    return error as Error;
+  }
+  expect.fail('expected the promise to reject');
+}
+
+/** The error the synchronous call throws. */
+function thrown(fn: () => unknown): Error {
+  try {
+    fn();
+  } catch (error) {
+    return error as Error;
+  }
+  expect.fail('expected the call to throw');
+}
+
+const words = ['alpha', 'beta', 'gamma', 'delta', 'Ωmega', 'straße', '日本語', 'x', 'the', 'and'];
+const text = fc.oneof(
+  fc.array(fc.constantFrom(...words), { maxLength: 40 }).map((w) => w.join(' ')),
+  fc.string({ unit: 'binary', maxLength: 60 }),
+);
+
+describe('pool ≡ the synchronous API of both entries', () => {
+  it('fingerprintMany and fingerprintStream, for every text option', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(text, { maxLength: 300 }),
+        fc.record({ unit: fc.constantFrom('word' as const, 'char' as const), weighting: fc.constantFrom('tf' as const, 'binary' as const) }),
+        async (texts, options) => {
+          const got = await pool.fingerprintMany(texts, options);
+          const streamed: bigint[] = [];
+          async function* source(): AsyncGenerator<string> {
+            yield* texts;
+          }
+          for await (const chunk of pool.fingerprintStream(source(), options)) streamed.push(...chunk);
+          for (const [, api] of apis) {
+            const expected = Array.from(api.fingerprintMany(texts, options));
+            expect(Array.from(got)).toEqual(expected);
+            expect(streamed).toEqual(expected);
+          }
+        },
+      ),
+      fcParams(1401, 40),
+    );
+  });
+
+  it('fingerprintMany over many chunks keeps the order', async () => {
+    const rng = new oracle.SplitMix64(1402n);
+    const texts = Array.from({ length: 30_000 }, (_, i) => `${words[rng.below(words.length)]} document ${i} ${'lorem '.repeat(rng.below(20))}`);
+    const got = await pool.fingerprintMany(texts);
+    for (const [, api] of apis) expect(got).toEqual(api.fingerprintMany(texts));
+  });
+
+  it('computeMany and computeManyWeighted', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.bigInt({ min: 0n, max: oracle.U64_MAX }), { maxLength: 200 }), fc.array(fc.nat(), { maxLength: 30 }), async (hashes, cuts) => {
+        const offsets = Uint32Array.from(cuts.map((c) => c % (hashes.length + 1)).sort((a, b) => a - b));
+        const weights = Float64Array.from(hashes, (h) => Number(h % 7n) / 3);
+        const got = await pool.computeMany(hashes, offsets);
+        const gotWeighted = await pool.computeManyWeighted(hashes, weights, offsets);
+        for (const [, api] of apis) {
+          expect(got).toEqual(api.computeMany(hashes, offsets));
+          expect(gotWeighted).toEqual(api.computeManyWeighted(hashes, weights, offsets));
+        }
+      }),
+      fcParams(1403, 60),
+    );
+  });
+
+  it('findAll and findClusters on random and adversarial inputs, automatic and explicit layouts', async () => {
+    await fc.assert(
+      fc.asyncProperty(distanceArb, steps(60), fc.constantFrom(undefined, 1, 2), async (distance, s, extra) => {
+        const values = materialize(s, distance);
+        const blocks = extra === undefined || distance + extra > 64 ? undefined : distance + extra;
+        const options = blocks === undefined ? { distance } : { distance, blocks };
+        const pairs = await pool.findAll(values, options);
+        const labels = await pool.findClusters(values, options);
+        for (const [, api] of apis) {
+          expect(plainPairs(pairs)).toEqual(plainPairs(api.findAll(values, options)));
+          expect(labels).toEqual(api.findClusters(values, options));
+        }
+      }),
+      fcParams(1404, 120),
+    );
+  });
+
+  it('findAll and findClusters on families of near-duplicates at distances 3 and 10', async () => {
+    const rng = new oracle.SplitMix64(1405n);
+    for (const distance of [3, 10]) {
+      const bases = Array.from({ length: 20 }, () => rng.next());
+      const values = Array.from({ length: 2500 }, () =>
+        rng.below(2) === 0 ? rng.next() : oracle.flipBits(bases[rng.below(bases.length)]!, rng.below(distance + 3), rng),
+      );
+      const pairs = await pool.findAll(values, { distance, maxPairs: 2 ** 24 });
+      const labels = await pool.findClusters(values, { distance });
+      for (const [, api] of apis) {
+        expect(pairs).toEqual(api.findAll(values, { distance, maxPairs: 2 ** 24 }));
+        expect(labels).toEqual(api.findClusters(values, { distance }));
+      }
+    }
+  });
+
+  it('rejects what the synchronous API throws, with the same class and message', async () => {
+    const [, api] = apis[0]!;
+    const cases: Array<[() => Promise<unknown>, () => unknown]> = [
+      [() => pool.fingerprintMany(['a', 'b', 3 as unknown as string]), () => api.fingerprintMany(['a', 'b', 3 as unknown as string])],
+      [() => pool.fingerprintMany('text' as unknown as string[]), () => api.fingerprintMany(7 as unknown as string[])],
+      [() => pool.fingerprintMany(['a'], { size: 0 }), () => api.fingerprintMany(['a'], { size: 0 })],
+      [() => pool.findAll([1n, 2n], { distance: 65 }), () => api.findAll([1n, 2n], { distance: 65 })],
+      [() => pool.findAll([1n, -2n], { distance: 3 }), () => api.findAll([1n, -2n], { distance: 3 })],
+      [() => pool.findAll([5n, 5n, 5n], { distance: 0, maxPairs: 2 }), () => api.findAll([5n, 5n, 5n], { distance: 0, maxPairs: 2 })],
+      [() => pool.findClusters([1n], { distance: 3, blocks: 3 }), () => api.findClusters([1n], { distance: 3, blocks: 3 })],
+      [() => pool.computeMany([1n], Uint32Array.of(0, 2)), () => api.computeMany([1n], Uint32Array.of(0, 2))],
+    ];
+    for (const [parallelCall, syncCall] of cases) {
+      const expected = thrown(syncCall);
+      const got = await rejection(parallelCall());
+      expect(got.constructor).toBe(expected.constructor);
+      if (parallelCall !== cases[1]![0]) expect(got.message).toBe(expected.message);
+    }
+    await expect(parallel.createPool({ threads: 0 })).rejects.toThrow(RangeError);
+  });
+});
+
+describe('fingerprintStream', () => {
+  it('reads only a bounded distance ahead of what it has yielded', async () => {
+    let pulled = 0;
+    async function* endless(): AsyncGenerator<string> {
+      for (;;) {
+        pulled++;
+        yield `text ${pulled}`;
+      }
+    }
+    let yielded = 0;
+    for await (const chunk of pool.fingerprintStream(endless())) {
+      yielded += chunk.length;
+      if (yielded > 50_000) break;
+    }
+    // At most 2 threads + 1 chunks of 4096 texts are ever waiting.
+    expect(pulled - yielded).toBeLessThanOrEqual((2 * pool.threads + 2) * 4096);
+  });
+});
+
+describe('failures', () => {
+  it('a worker that throws or exits rejects its calls with a clear error, is replaced, and later calls work', async () => {
+    const small = await parallel.createPool({ threads: 1 });
+    try {
+      const workers = poolModule.workersOf(small);
+      const values = Array.from({ length: 2000 }, (_, i) => BigInt(i) * 0x9e37_79b9_7f4a_7c15n % (1n << 64n));
+      const expected = apis[0]![1].findAll(values, { distance: 3 });
+      for (const how of ['throw', 'exit'] as const) {
+        const index = await small.createIndex({ distance: 3 });
+        await index.add(1, 5n);
+        const crash = workers.run({ op: 'crash', how });
+        // Sent while the crash is in flight: it runs (or waits) on the failing worker.
+        const victim = small.findAll(values, { distance: 3 });
+        const error = await rejection(victim);
+        expect(error.message).toMatch(/findAllSlice failed because its worker failed/);
+        expect(error.message).toMatch(how === 'throw' ? /crash requested/ : /exited \(code 3\)/);
+        await crash.catch(() => undefined);
+        expect(plainPairs(await small.findAll(values, { distance: 3 }))).toEqual(plainPairs(expected));
+        expect((await rejection(index.has(1))).message).toMatch(/lost a shard/);
+      }
+      // An error thrown by the operation itself leaves the worker in service.
+      const refused = await rejection(workers.run({ op: 'findAllSlice', fingerprints: new BigUint64Array(2), options: { distance: 1 }, slice: { index: 2, count: 2 } }));
+      expect(refused).toBeInstanceOf(RangeError);
+      expect(refused.message).toMatch(/slice\.index/);
+      expect(await small.findClusters([1n, 1n], { distance: 0 })).toEqual(Uint32Array.of(0, 0));
+    } finally {
+      await small.close();
+    }
+    await expect(small.findAll([1n], { distance: 1 })).rejects.toThrow(/closed/);
+  });
+
+  it('close() and an idle pool leave nothing that keeps Node running', () => {
+    const script = (close: boolean): string => `
+      const { createPool } = await import(${JSON.stringify(new URL('index.js', distUrl).href)});
+      const pool = await createPool({ threads: 2 });
+      const labels = await pool.findClusters([1n, 1n, 3n], { distance: 1 });
+      const index = await pool.createIndex({ distance: 3 });
+      await index.add(4, 4n);
+      ${close ? 'await pool.close();' : ''}
+      console.log(Array.from(labels).join(','));
+    `;
+    for (const close of [true, false]) {
+      const result = spawnSync(process.execPath, ['--input-type=module', '-e', script(close)], { encoding: 'utf8', timeout: 30_000 });
+      expect(result.stderr).toBe('');
+      expect(result.stdout.trim()).toBe('0,0,0');
+      expect(result.status).toBe(0);
+    }
+  });
+});
+
+describe('ShardedIndex ≡ one SimHashIndex', () => {
+  type Step =
+    | { kind: 'addMany'; ids: number[]; values: bigint[] }
+    | { kind: 'remove'; id: number }
+    | { kind: 'query'; value: number; distance: number; limit: number | undefined };
+
+  it('through random changes and queries, in every shard and replica count; serialize gives the same bytes', async () => {
+    const step: fc.Arbitrary<Step> = fc.oneof(
+      fc.record({ kind: fc.constant('addMany' as const), ids: fc.array(fc.nat(200), { maxLength: 40 }), values: fc.array(fc.bigInt({ min: 0n, max: oracle.U64_MAX }), { maxLength: 40 }) }),
+      fc.record({ kind: fc.constant('remove' as const), id: fc.nat(200) }),
+      fc.record({ kind: fc.constant('query' as const), value: fc.nat(), distance: fc.integer({ min: 0, max: 4 }), limit: fc.option(fc.nat(5), { nil: undefined }) }),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.array(step, { maxLength: 12 }), fc.integer({ min: 1, max: 5 }), fc.integer({ min: 1, max: 3 }), async (stepsList, shards, replicas) => {
+        const [, api] = apis[0]!;
+        const one = new api.SimHashIndex({ distance: 4 });
+        const sharded = await pool.createIndex({ distance: 4, shards, replicas });
+        const known: bigint[] = [0n];
+        try {
+          for (const s of stepsList) {
+            if (s.kind === 'addMany') {
+              const n = Math.min(s.ids.length, s.values.length);
+              // Near copies of earlier values, so that queries find something.
+              const values = s.values.slice(0, n).map((v, k) => (k % 2 === 0 ? v : known[Number(v % BigInt(known.length))]! ^ (1n << (v % 64n)))) ;
+              const ids = Uint32Array.from(s.ids.slice(0, n));
+              one.addMany(ids, values);
+              await sharded.addMany(ids, values);
+              known.push(...values);
+            } else if (s.kind === 'remove') {
+              expect(await sharded.remove(s.id)).toBe(one.remove(s.id));
+              expect(await sharded.has(s.id)).toBe(false);
+            } else {
+              const value = known[s.value % known.length]!;
+              const options = s.limit === undefined ? { distance: s.distance } : { distance: s.distance, limit: s.limit };
+              expect(await sharded.query(value, options)).toEqual(one.query(value, options));
+              expect(await sharded.queryMany(known, options)).toEqual(one.queryMany(known, options));
+            }
+            expect(sharded.size).toBe(one.size);
+          }
+          const bytes = await sharded.serialize();
+          expect(bytes).toEqual(one.serialize());
+          const loaded = await pool.loadIndex(bytes, { shards: 6 - shards, replicas: 4 - replicas });
+          expect(await loaded.queryMany(known)).toEqual(one.queryMany(known));
+          expect(loaded.size).toBe(one.size);
+          await loaded.free();
+        } finally {
+          one.free();
+          await sharded.free();
+        }
+      }),
+      fcParams(1406, 40),
+    );
+  });
+
+  it('checks its arguments as SimHashIndex does', async () => {
+    const [, api] = apis[0]!;
+    const sharded = await pool.createIndex({ distance: 3 });
+    const one = new api.SimHashIndex({ distance: 3 });
+    const cases: Array<[() => Promise<unknown>, () => unknown]> = [
+      [() => sharded.add(-1, 1n), () => one.add(-1, 1n)],
+      [() => sharded.add(1, 1 as unknown as bigint), () => one.add(1, 1 as unknown as bigint)],
+      [() => sharded.addMany(Uint32Array.of(1, 2), [1n]), () => one.addMany(Uint32Array.of(1, 2), [1n])],
+      [() => sharded.query(1n, { distance: 4 }), () => one.query(1n, { distance: 4 })],
+      [() => pool.loadIndex(new Uint8Array(3)), () => api.SimHashIndex.deserialize(new Uint8Array(3))],
+      [() => pool.createIndex({ distance: 3, blocks: 2 }), () => new api.SimHashIndex({ distance: 3, blocks: 2 })],
+    ];
+    for (const [parallelCall, syncCall] of cases) {
+      const expected = thrown(syncCall);
+      const got = await rejection(parallelCall());
+      // The built package's classes are not the source's: compare by name.
+      expect(got.name).toBe(expected.name);
+      expect(got).toBeInstanceOf(expected instanceof RangeError ? RangeError : TypeError);
+      expect(got.message).toBe(expected.message);
+    }
+    await expect(pool.createIndex({ distance: 3, shards: 0 })).rejects.toThrow(RangeError);
+    await expect(pool.createIndex({ distance: 3, replicas: 65 })).rejects.toThrow(/replicas/);
+    await sharded.free();
+    one.free();
+    await expect(sharded.has(1)).rejects.toThrow(TypeError);
+  });
+});

@@ -1,0 +1,354 @@
+/// <reference lib="esnext.disposable" preserve="true" />
+/** The worker pool: the batch operations of the synchronous API, spread over workers. */
+
+import { checkClustersOptions } from '../shared/clusters-options.js';
+import { permutationLayout } from '../shared/layout.js';
+import { chooseBlocks } from '../shared/plan.js';
+import { resolveTextOptions } from '../shared/text-options.js';
+import type { FindAllOptions, FindClustersOptions, PairResult, TextOptions, U64Input, WeightInput } from '../shared/types.js';
+import {
+  DEFAULT_MAX_PAIRS,
+  checkBlocks,
+  checkDistance,
+  checkMaxPairs,
+  checkOffsets,
+  checkOptions,
+  checkWeights,
+  describe,
+  tooManyPairs,
+} from '../shared/validate.js';
+import { joinSliceLabels, mergeSlicePairs } from '../shared/work-slice.js';
+import { canShareMemory, copyU64Input } from './input.js';
+import type { Operation } from './protocol.js';
+import { ShardedIndex, type ShardedIndexOptions } from './sharded-index.js';
+import { WorkerSet } from './workers.js';
+
+/** Options of {@link createPool}. */
+export interface PoolOptions {
+  /**
+   * Number of workers, an integer in `1..256`. Default: the available cores
+   * (`os.availableParallelism()` in Node, `navigator.hardwareConcurrency` elsewhere).
+   */
+  threads?: number;
+}
+
+/** Texts are sent to workers in chunks of about this many UTF-16 code units. */
+const CHUNK_UNITS = 1 << 18;
+
+/** ...or of at most this many texts. */
+const CHUNK_TEXTS = 4096;
+
+/** Hashes `computeMany` sends to a worker at once (documents are never split). */
+const CHUNK_HASHES = 1 << 20;
+
+/** Most workers a pool may have. */
+const MAX_THREADS = 256;
+
+async function availableCores(): Promise<number> {
+  const navigatorCores = (globalThis as { navigator?: { hardwareConcurrency?: number } }).navigator?.hardwareConcurrency;
+  if (typeof navigatorCores === 'number' && navigatorCores > 0) return navigatorCores;
+  try {
+    const os = await import('node:os');
+    return os.availableParallelism();
+  } catch {
+    return 1;
+  }
+}
+
+/**
+ * Starts a pool of workers, each with its own WebAssembly instance, and resolves once all are
+ * ready. Node runs them as `worker_threads`; browsers, Deno and Bun as module Web Workers.
+ *
+ * @example
+ * import { createPool } from 'simhash-wasm/parallel';
+ * await using pool = await createPool();
+ * const fingerprints = await pool.fingerprintMany(texts);
+ * const labels = await pool.findClusters(fingerprints, { distance: 3 });
+ * @throws {TypeError | RangeError} for invalid options; the worker's error if one cannot start.
+ */
+export async function createPool(options: PoolOptions = {}): Promise<Pool> {
+  const opts = checkOptions(options);
+  let threads: number;
+  if (opts.threads === undefined) {
+    threads = Math.min(MAX_THREADS, await availableCores());
+  } else {
+    if (typeof opts.threads !== 'number') throw new TypeError(`threads must be a number, got ${describe(opts.threads)}`);
+    if (!Number.isInteger(opts.threads) || opts.threads < 1 || opts.threads > MAX_THREADS) {
+      throw new RangeError(`threads must be an integer in 1..${MAX_THREADS}, got ${opts.threads}`);
+    }
+    threads = opts.threads;
+  }
+  return new Pool(await WorkerSet.start(threads), PoolToken);
+}
+
+/** The workers of each pool, for the tests that make them fail; not exported by the entry. */
+const workersOfPool = new WeakMap<Pool, WorkerSet>();
+
+/** @internal The workers behind `pool`. */
+export function workersOf(pool: Pool): WorkerSet {
+  return workersOfPool.get(pool)!;
+}
+
+/** Only {@link createPool} makes pools: a pool's workers must be running before it is used. */
+const PoolToken: unique symbol = Symbol('Pool');
+
+/**
+ * Workers running the synchronous API's batch operations. Every method returns what the
+ * synchronous function of the same name returns for the same arguments, bit for bit, and
+ * throws the same `TypeError` or `RangeError` for invalid ones (as a rejected promise).
+ *
+ * A worker that fails (an uncaught error, or killed) rejects the calls it was running with an
+ * `Error` saying so, and is replaced; later calls work. An idle pool holds no handle that keeps
+ * Node running; {@link Pool.close} stops the workers.
+ */
+export class Pool {
+  readonly #workers: WorkerSet;
+  /** Whether inputs are put in memory shared with the workers rather than copied to each. */
+  readonly #shared = canShareMemory();
+  #nextIndex = 1;
+
+  /** @internal Use {@link createPool}. */
+  constructor(workers: WorkerSet, token: typeof PoolToken) {
+    if (token !== PoolToken) throw new TypeError('use createPool() to make a Pool');
+    this.#workers = workers;
+    workersOfPool.set(this, workers);
+  }
+
+  /** Number of workers. */
+  get threads(): number {
+    return this.#workers.size;
+  }
+
+  /**
+   * `fingerprintMany` of the synchronous API: one fingerprint per text, in order. Texts go to
+   * the workers in chunks of about 256 K characters.
+   *
+   * @throws {TypeError | RangeError} for an element that is not a string, or bad options.
+   */
+  async fingerprintMany(texts: readonly string[] | Iterable<string>, options?: TextOptions): Promise<BigUint64Array> {
+    const chunks: BigUint64Array[] = [];
+    let total = 0;
+    for await (const chunk of this.fingerprintStream(checkTexts(texts, false), options)) {
+      chunks.push(chunk);
+      total += chunk.length;
+    }
+    if (chunks.length === 1) return chunks[0]!;
+    const out = new BigUint64Array(total);
+    let at = 0;
+    for (const chunk of chunks) {
+      out.set(chunk, at);
+      at += chunk.length;
+    }
+    return out;
+  }
+
+  /**
+   * Fingerprints a stream of texts: yields, in order, arrays whose concatenation is
+   * `fingerprintMany` of all the texts. Reads ahead only as far as keeps every worker busy
+   * (about two chunks per worker), so memory stays bounded however long the stream.
+   *
+   * @example
+   * for await (const fingerprints of pool.fingerprintStream(readLines(file))) save(fingerprints);
+   * @throws {TypeError | RangeError} for an element that is not a string, or bad options.
+   */
+  async *fingerprintStream(
+    texts: AsyncIterable<string> | Iterable<string>,
+    options?: TextOptions,
+  ): AsyncGenerator<BigUint64Array, void, undefined> {
+    resolveTextOptions(options);
+    const source = checkTexts(texts, true);
+    const pending: Promise<BigUint64Array>[] = [];
+    const limit = 2 * this.threads + 1;
+    const submit = (batch: string[]): void => {
+      const result = this.#workers.run<BigUint64Array>({ op: 'fingerprintMany', texts: batch, options });
+      // Handled when awaited in order; marked handled now so that an early failure is not
+      // reported as unhandled while earlier chunks are still awaited.
+      result.catch(() => undefined);
+      pending.push(result);
+    };
+    let batch: string[] = [];
+    let units = 0;
+    let index = 0;
+    /** Takes one text; `true` when as many chunks are pending as the workers can use. */
+    const take = (text: unknown): boolean => {
+      if (typeof text !== 'string') throw new TypeError(`texts[${index}] must be a string, got ${describe(text)}`);
+      index++;
+      batch.push(text);
+      units += text.length;
+      if (units < CHUNK_UNITS && batch.length < CHUNK_TEXTS) return false;
+      submit(batch);
+      batch = [];
+      units = 0;
+      return pending.length >= limit;
+    };
+    try {
+      // A synchronous source is read synchronously: `for await` would cost a turn per text.
+      if (Symbol.iterator in source) {
+        for (const text of source as Iterable<unknown>) if (take(text)) yield await pending.shift()!;
+      } else {
+        for await (const text of source as AsyncIterable<unknown>) if (take(text)) yield await pending.shift()!;
+      }
+      if (batch.length > 0) submit(batch);
+      while (pending.length > 0) yield await pending.shift()!;
+    } finally {
+      pending.length = 0;
+    }
+  }
+
+  /**
+   * `computeMany` of the synchronous API: one fingerprint per document, documents sent to the
+   * workers in chunks of about a million hashes.
+   *
+   * @throws {TypeError | RangeError} for bad hashes, or offsets that decrease or point past the hashes.
+   */
+  computeMany(hashes: U64Input, offsets: Uint32Array): Promise<BigUint64Array> {
+    return this.#computeMany(hashes, undefined, offsets);
+  }
+
+  /**
+   * `computeManyWeighted` of the synchronous API.
+   *
+   * @throws {TypeError | RangeError} as {@link Pool.computeMany}, and for bad weights.
+   */
+  computeManyWeighted(hashes: U64Input, weights: WeightInput, offsets: Uint32Array): Promise<BigUint64Array> {
+    return this.#computeMany(hashes, weights, offsets);
+  }
+
+  async #computeMany(hashes: U64Input, weights: WeightInput | undefined, offsets: Uint32Array): Promise<BigUint64Array> {
+    const values = copyU64Input(hashes, 'hashes', false);
+    const w = weights === undefined ? undefined : checkWeights(weights, values.length);
+    const docs = checkOffsets(offsets, values.length);
+    const count = Math.max(0, docs.length - 1);
+    const jobs: Promise<BigUint64Array>[] = [];
+    const starts: number[] = [];
+    let first = 0;
+    while (first < count) {
+      let last = first + 1;
+      while (last < count && docs[last + 1]! - docs[first]! <= CHUNK_HASHES) last++;
+      const base = docs[first]!;
+      const end = docs[last]!;
+      const chunkOffsets = docs.slice(first, last + 1);
+      for (let k = 0; k < chunkOffsets.length; k++) chunkOffsets[k] = chunkOffsets[k]! - base;
+      const chunkHashes = values.slice(base, end);
+      const chunkWeights = w?.slice(base, end);
+      const operation: Operation = { op: 'computeMany', hashes: chunkHashes, weights: chunkWeights, offsets: chunkOffsets };
+      const transfer = [chunkHashes.buffer, chunkOffsets.buffer, ...(chunkWeights === undefined ? [] : [chunkWeights.buffer])];
+      starts.push(first);
+      jobs.push(this.#workers.run<BigUint64Array>(operation, transfer as ArrayBuffer[]));
+      first = last;
+    }
+    const parts = await Promise.all(jobs);
+    const out = new BigUint64Array(count);
+    parts.forEach((part, k) => out.set(part, starts[k]));
+    return out;
+  }
+
+  /**
+   * `findAll` of the synchronous API: every pair within `options.distance`, sorted by
+   * `(left, right)`. The layout's tables are dealt out to the workers, which each search the
+   * whole input in theirs; each pair is found by exactly one, and the sorted parts are merged.
+   * Each part is bounded by `options.maxPairs`, and so is the merged result.
+   *
+   * @throws {TypeError | RangeError} for bad fingerprints or options, and a `RangeError` when
+   * the result would exceed `options.maxPairs`.
+   */
+  async findAll(fingerprints: U64Input, options: FindAllOptions): Promise<PairResult> {
+    const input = copyU64Input(fingerprints, 'fingerprints', this.#shared);
+    const opts = checkOptions(options);
+    const distance = checkDistance(opts.distance);
+    const blocks = opts.blocks === undefined ? chooseBlocks(input.length, distance) : checkBlocks(opts.blocks, distance);
+    const maxPairs = opts.maxPairs === undefined ? DEFAULT_MAX_PAIRS : checkMaxPairs(opts.maxPairs);
+    // The planner's choice is made again in each worker, from the same n: 0 (compare directly)
+    // is no valid explicit `blocks`.
+    const sliceOptions = blocks === 0 ? { distance, maxPairs } : { distance, blocks, maxPairs };
+    const parts = await Promise.all(
+      this.#slices(distance, blocks).map((slice) =>
+        this.#workers.run<PairResult>({ op: 'findAllSlice', fingerprints: input, options: sliceOptions, slice }),
+      ),
+    );
+    const merged = mergeSlicePairs(parts);
+    if (merged.left.length > maxPairs) throw tooManyPairs(maxPairs);
+    return merged;
+  }
+
+  /**
+   * `findClusters` of the synchronous API: for each position, the smallest position of its
+   * component. Each worker labels the components of the pairs its tables find; the labels are
+   * joined here.
+   *
+   * @throws {TypeError | RangeError} for bad fingerprints or options.
+   */
+  async findClusters(fingerprints: U64Input, options: FindClustersOptions): Promise<Uint32Array> {
+    const input = copyU64Input(fingerprints, 'fingerprints', this.#shared);
+    const { distance, blocks } = checkClustersOptions(options, input.length);
+    const parts = await Promise.all(
+      this.#slices(distance, blocks).map((slice) =>
+        this.#workers.run<Uint32Array>({
+          op: 'findClustersSlice',
+          fingerprints: input,
+          options: blocks === 0 ? { distance } : { distance, blocks },
+          slice,
+        }),
+      ),
+    );
+    return parts.length === 1 ? parts[0]! : joinSliceLabels(parts);
+  }
+
+  /** One slice per worker, but no more slices than the layout has tables. */
+  #slices(distance: number, blocks: number): { index: number; count: number }[] {
+    const tables = blocks === 0 ? 1 : permutationLayout(blocks, distance).tables.length;
+    const count = Math.max(1, Math.min(this.threads, tables));
+    return Array.from({ length: count }, (_, index) => ({ index, count }));
+  }
+
+  /**
+   * A new, empty index over the workers: {@link ShardedIndex}, the `SimHashIndex` API with
+   * promises, its entries spread over `options.shards` shards (default: one per worker), each
+   * held `options.replicas` times (default 1) to share queries among more workers.
+   *
+   * @throws {TypeError | RangeError} for invalid options.
+   */
+  async createIndex(options: ShardedIndexOptions): Promise<ShardedIndex> {
+    return ShardedIndex.create(this.#workers, () => this.#nextIndex++, options);
+  }
+
+  /**
+   * The index saved in `bytes` (by {@link ShardedIndex.serialize} or `SimHashIndex.serialize`
+   * of either entry), spread over `options.shards` shards (default: one per worker) of
+   * `options.replicas` copies each (default 1), as {@link Pool.createIndex} does.
+   *
+   * @throws {TypeError} unless `bytes` is a `Uint8Array`; an `IndexFormatError` for bytes that
+   * are not a saved index.
+   */
+  async loadIndex(bytes: Uint8Array, options: { shards?: number; replicas?: number } = {}): Promise<ShardedIndex> {
+    return ShardedIndex.load(this.#workers, () => this.#nextIndex++, bytes, options);
+  }
+
+  /**
+   * Stops the workers. Calls still running are rejected; later calls reject. Idempotent.
+   */
+  close(): Promise<void> {
+    return this.#workers.close();
+  }
+
+  /** Same as {@link Pool.close}, for `await using`. */
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close();
+  }
+}
+
+/**
+ * Checks the `texts` argument as the synchronous `fingerprintMany` does (an array or an
+ * iterable), also accepting an async iterable when `allowAsync`.
+ */
+function checkTexts<T>(texts: T, allowAsync: boolean): T {
+  const ok =
+    texts !== null &&
+    typeof texts === 'object' &&
+    (Symbol.iterator in texts || (allowAsync && Symbol.asyncIterator in texts));
+  if (!ok) {
+    const what = allowAsync ? 'an array, an iterable or an async iterable of strings' : 'an array or an iterable of strings';
+    throw new TypeError(`texts must be ${what}, got ${describe(texts)}`);
+  }
+  return texts;
+}

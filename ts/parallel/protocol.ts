@@ -1,0 +1,68 @@
+/**
+ * The messages between a pool and its workers. Every request carries a call number that its
+ * one response repeats; errors cross as their class name and message, since `Error` objects lose
+ * their class on the way.
+ */
+
+import type { FindAllOptions, FindClustersOptions, QueryOptions, SimHashIndexOptions, TextOptions } from '../shared/types.js';
+import type { WorkSlice } from '../shared/work-slice.js';
+
+/** What a worker is asked to do. */
+export type Operation =
+  | { readonly op: 'fingerprintMany'; readonly texts: readonly string[]; readonly options: TextOptions | undefined }
+  | {
+      readonly op: 'computeMany';
+      readonly hashes: BigUint64Array;
+      readonly weights: Float64Array | undefined;
+      readonly offsets: Uint32Array;
+    }
+  | {
+      readonly op: 'findAllSlice';
+      readonly fingerprints: BigUint64Array;
+      readonly options: FindAllOptions;
+      readonly slice: WorkSlice;
+    }
+  | {
+      readonly op: 'findClustersSlice';
+      readonly fingerprints: BigUint64Array;
+      readonly options: FindClustersOptions;
+      readonly slice: WorkSlice;
+    }
+  | { readonly op: 'indexNew'; readonly index: number; readonly options: SimHashIndexOptions }
+  | { readonly op: 'indexLoad'; readonly index: number; readonly bytes: Uint8Array }
+  | { readonly op: 'indexAddMany'; readonly index: number; readonly ids: Uint32Array; readonly fingerprints: BigUint64Array }
+  | { readonly op: 'indexRemove'; readonly index: number; readonly id: number }
+  | { readonly op: 'indexHas'; readonly index: number; readonly id: number }
+  | {
+      readonly op: 'indexQueryMany';
+      readonly index: number;
+      readonly fingerprints: BigUint64Array;
+      readonly options: QueryOptions | undefined;
+    }
+  | { readonly op: 'indexSerialize'; readonly index: number }
+  | { readonly op: 'indexFree'; readonly index: number }
+  /** Returns `payload` as it arrived: what a crossing costs, measured by the bench. */
+  | { readonly op: 'echo'; readonly payload: unknown; readonly transferBack: boolean }
+  /** Fails the worker itself (tests of the pool's recovery): an uncaught error, or an exit. */
+  | { readonly op: 'crash'; readonly how: 'throw' | 'exit' };
+
+/** A request as sent: an operation and its call number. */
+export type Request = Operation & { readonly call: number };
+
+/** An error as it crosses: enough to rebuild one of the same class and message. */
+export interface ErrorData {
+  readonly name: string;
+  readonly message: string;
+  /** `IndexFormatError.problem`, when it is one. */
+  readonly problem?: string;
+}
+
+/** The answer to call `call`. */
+export type Response =
+  | { readonly call: number; readonly ok: true; readonly value: unknown }
+  | { readonly call: number; readonly ok: false; readonly error: ErrorData };
+
+/** The first message of every worker: its module is loaded and its instance ready. */
+export interface Ready {
+  readonly ready: true;
+}

@@ -1,0 +1,156 @@
+/**
+ * The script every pool worker runs, the same in Node (`worker_threads`) and in browsers,
+ * Deno and Bun (module Web Workers): one WebAssembly instance, answering one request at a time.
+ */
+
+import { IndexFormatError } from '../shared/index-format.js';
+import type { SimHashIndex as SimHashIndexType } from '../shared/types.js';
+import { findClustersSlice } from '../wasm/clusters.js';
+import { computeMany, computeManyWeighted } from '../wasm/compute.js';
+import { findAllSlice } from '../wasm/find-all.js';
+import { init } from '../wasm/loader.js';
+import { SimHashIndex } from '../wasm/simhash-index.js';
+import { fingerprintMany } from '../wasm/text.js';
+import type { ErrorData, Operation, Ready, Request, Response } from './protocol.js';
+
+/** The side of a message channel a worker holds. */
+interface Port {
+  post(message: Response | Ready, transfer: readonly ArrayBuffer[]): void;
+  listen(handler: (message: Request) => void): void;
+}
+
+/** A worker's own global scope on the web: only what this script uses. */
+interface WebWorkerScope {
+  postMessage(message: unknown, transfer: readonly ArrayBuffer[]): void;
+  addEventListener(type: 'message', listener: (event: { data: Request }) => void): void;
+}
+
+async function connect(): Promise<Port> {
+  const scope = globalThis as unknown as Partial<WebWorkerScope> & { process?: { versions?: { node?: string } } };
+  // Bun and Deno workers are Web Workers; only Node's have no `postMessage` global.
+  if (typeof scope.postMessage === 'function' && typeof scope.addEventListener === 'function') {
+    const web = scope as WebWorkerScope;
+    return {
+      post: (message, transfer) => web.postMessage(message, transfer),
+      listen: (handler) => web.addEventListener('message', (event) => handler(event.data)),
+    };
+  }
+  const { parentPort } = await import('node:worker_threads');
+  if (parentPort === null) throw new Error('simhash-wasm/parallel: the worker script must run in a worker');
+  const port = parentPort;
+  return {
+    post: (message, transfer) => port.postMessage(message, transfer as ArrayBuffer[]),
+    listen: (handler) => port.on('message', handler),
+  };
+}
+
+/** The indexes (shards) this worker holds, by the number the pool gave each. */
+const indexes = new Map<number, SimHashIndexType>();
+
+function indexNumbered(index: number): SimHashIndexType {
+  const found = indexes.get(index);
+  if (found === undefined) throw new Error(`simhash-wasm/parallel: this worker holds no index ${index}`);
+  return found;
+}
+
+/** The buffer of a typed array, to transfer: every result here owns its whole buffer. */
+function buffers(...views: ArrayBufferView[]): ArrayBuffer[] {
+  return views.map((view) => view.buffer as ArrayBuffer);
+}
+
+/** Runs one operation: its value and the buffers to transfer rather than copy. */
+function run(request: Operation): { value: unknown; transfer: ArrayBuffer[] } {
+  switch (request.op) {
+    case 'fingerprintMany': {
+      const value = fingerprintMany(request.texts, request.options);
+      return { value, transfer: buffers(value) };
+    }
+    case 'computeMany': {
+      const value =
+        request.weights === undefined
+          ? computeMany(request.hashes, request.offsets)
+          : computeManyWeighted(request.hashes, request.weights, request.offsets);
+      return { value, transfer: buffers(value) };
+    }
+    case 'findAllSlice': {
+      const value = findAllSlice(request.fingerprints, request.options, request.slice);
+      return { value, transfer: buffers(value.left, value.right, value.distance) };
+    }
+    case 'findClustersSlice': {
+      const value = findClustersSlice(request.fingerprints, request.options, request.slice);
+      return { value, transfer: buffers(value) };
+    }
+    case 'indexNew':
+      indexes.set(request.index, new SimHashIndex(request.options));
+      return { value: 0, transfer: [] };
+    case 'indexLoad': {
+      const index = SimHashIndex.deserialize(request.bytes);
+      indexes.set(request.index, index);
+      return { value: index.size, transfer: [] };
+    }
+    case 'indexAddMany': {
+      const index = indexNumbered(request.index);
+      index.addMany(request.ids, request.fingerprints);
+      return { value: index.size, transfer: [] };
+    }
+    case 'indexRemove': {
+      const index = indexNumbered(request.index);
+      const removed = index.remove(request.id);
+      return { value: { removed, size: index.size }, transfer: [] };
+    }
+    case 'indexHas':
+      return { value: indexNumbered(request.index).has(request.id), transfer: [] };
+    case 'indexQueryMany': {
+      const value = indexNumbered(request.index).queryMany(request.fingerprints, request.options);
+      return { value, transfer: buffers(value.offsets, value.ids, value.distances) };
+    }
+    case 'indexSerialize': {
+      const value = indexNumbered(request.index).serialize();
+      return { value, transfer: buffers(value) };
+    }
+    case 'indexFree':
+      indexes.get(request.index)?.free();
+      indexes.delete(request.index);
+      return { value: 0, transfer: [] };
+    case 'echo': {
+      const payload = request.payload;
+      const transfer = request.transferBack && ArrayBuffer.isView(payload) ? buffers(payload) : [];
+      return { value: payload, transfer };
+    }
+    case 'crash':
+      if (request.how === 'exit') {
+        // Node ends just this worker's thread; a Web Worker cannot end itself observably, and
+        // throws as below instead.
+        const host = globalThis as { process?: { exit(code: number): never } };
+        if (typeof host.process?.exit === 'function') host.process.exit(3);
+      }
+      // Thrown outside the request's handler, so that nothing catches it, and before the
+      // worker reads its next request.
+      queueMicrotask(() => {
+        throw new Error('simhash-wasm/parallel: crash requested');
+      });
+      return { value: 0, transfer: [] };
+  }
+}
+
+function errorData(error: unknown): ErrorData {
+  if (error instanceof IndexFormatError) return { name: error.name, message: error.message, problem: error.problem };
+  if (error instanceof Error) return { name: error.name, message: error.message };
+  return { name: 'Error', message: String(error) };
+}
+
+const port = await connect();
+await init();
+port.listen((request) => {
+  let response: Response;
+  let transfer: ArrayBuffer[] = [];
+  try {
+    const done = run(request);
+    response = { call: request.call, ok: true, value: done.value };
+    transfer = done.transfer;
+  } catch (error) {
+    response = { call: request.call, ok: false, error: errorData(error) };
+  }
+  port.post(response, transfer);
+});
+port.post({ ready: true }, []);
