@@ -2,13 +2,12 @@
 /** The worker pool: the batch operations of the synchronous API, spread over workers. */
 
 import { checkClustersOptions } from '../shared/clusters-options.js';
-import { permutationLayout } from '../shared/layout.js';
-import { chooseBlocks } from '../shared/plan.js';
+import { PARTS_CODE, blocksOf, explicitFilter, filterOptions, partsOf } from '../shared/filter.js';
+import { binomial, chooseFilter } from '../shared/plan.js';
 import { resolveTextOptions } from '../shared/text-options.js';
 import type { FindAllOptions, FindClustersOptions, PairResult, TextOptions, U64Input, WeightInput } from '../shared/types.js';
 import {
   DEFAULT_MAX_PAIRS,
-  checkBlocks,
   checkDistance,
   checkMaxPairs,
   checkOffsets,
@@ -256,13 +255,13 @@ export class Pool {
     const input = copyU64Input(fingerprints, 'fingerprints', this.#shared);
     const opts = checkOptions(options);
     const distance = checkDistance(opts.distance);
-    const blocks = opts.blocks === undefined ? chooseBlocks(input.length, distance) : checkBlocks(opts.blocks, distance);
+    const filter = explicitFilter(opts, distance) ?? chooseFilter(input.length, distance, 'batch');
     const maxPairs = opts.maxPairs === undefined ? DEFAULT_MAX_PAIRS : checkMaxPairs(opts.maxPairs);
     // The planner's choice is made again in each worker, from the same n: 0 (compare directly)
-    // is no valid explicit `blocks`.
-    const sliceOptions = blocks === 0 ? { distance, maxPairs } : { distance, blocks, maxPairs };
+    // is no valid explicit option.
+    const sliceOptions = { distance, maxPairs, ...filterOptions(filter) };
     const parts = await Promise.all(
-      this.#slices(distance, blocks).map((slice) =>
+      this.#slices(distance, filter).map((slice) =>
         this.#workers.run<PairResult>({ op: 'findAllSlice', fingerprints: input, options: sliceOptions, slice }),
       ),
     );
@@ -280,13 +279,13 @@ export class Pool {
    */
   async findClusters(fingerprints: U64Input, options: FindClustersOptions): Promise<Uint32Array> {
     const input = copyU64Input(fingerprints, 'fingerprints', this.#shared);
-    const { distance, blocks } = checkClustersOptions(options, input.length);
+    const { distance, filter } = checkClustersOptions(options, input.length);
     const parts = await Promise.all(
-      this.#slices(distance, blocks).map((slice) =>
+      this.#slices(distance, filter).map((slice) =>
         this.#workers.run<Uint32Array>({
           op: 'findClustersSlice',
           fingerprints: input,
-          options: blocks === 0 ? { distance } : { distance, blocks },
+          options: { distance, ...filterOptions(filter) },
           slice,
         }),
       ),
@@ -294,10 +293,10 @@ export class Pool {
     return parts.length === 1 ? parts[0]! : joinSliceLabels(parts);
   }
 
-  /** One slice per worker, but no more slices than the layout has tables. */
-  #slices(distance: number, blocks: number): { index: number; count: number }[] {
-    const tables = blocks === 0 ? 1 : permutationLayout(blocks, distance).tables.length;
-    const count = Math.max(1, Math.min(this.threads, tables));
+  /** One slice per worker, but no more slices than the filter has units (tables or parts). */
+  #slices(distance: number, filter: number): { index: number; count: number }[] {
+    const units = filter === 0 ? 1 : filter >= PARTS_CODE ? partsOf(filter) : binomial(blocksOf(filter), distance);
+    const count = Math.max(1, Math.min(this.threads, units));
     return Array.from({ length: count }, (_, index) => ({ index, count }));
   }
 

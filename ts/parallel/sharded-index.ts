@@ -6,6 +6,7 @@
  */
 
 import { checkId, checkIds, checkIndexOptions, checkQueryOptions, checkSameLength } from '../shared/index-args.js';
+import { filterOptions } from '../shared/filter.js';
 import { checkIndexBytes, decodeIndex, encodeIndex } from '../shared/index-format.js';
 import type { QueryManyResult, QueryOptions, QueryResult, SimHashIndexOptions, U64Input } from '../shared/types.js';
 import { checkOptions, checkU64, describe } from '../shared/validate.js';
@@ -75,31 +76,31 @@ type Operation = Parameters<WorkerSet['run']>[0];
 export class ShardedIndex {
   /** Largest distance queries may ask for. */
   readonly distance: number;
-  readonly #blocks: number;
+  readonly #filter: number;
   readonly #workers: WorkerSet;
   readonly #shards: Shard[];
   readonly #shared = canShareMemory();
   #freed = false;
 
-  private constructor(workers: WorkerSet, distance: number, blocks: number, shards: Shard[]) {
+  private constructor(workers: WorkerSet, distance: number, filter: number, shards: Shard[]) {
     this.#workers = workers;
     this.distance = distance;
-    this.#blocks = blocks;
+    this.#filter = filter;
     this.#shards = shards;
   }
 
   /** @internal `Pool.createIndex`. */
   static async create(workers: WorkerSet, nextIndex: () => number, options: ShardedIndexOptions): Promise<ShardedIndex> {
-    const { distance, blocks } = checkIndexOptions(options);
+    const { distance, filter } = checkIndexOptions(options);
     const opts = checkOptions(options);
     const count = checkCount(opts.shards, 'shards', workers.size, MAX_SHARDS);
     const replicas = checkCount(opts.replicas, 'replicas', 1, MAX_REPLICAS);
     const shards = await ShardedIndex.#newShards(workers, nextIndex, count, replicas, (replica) => ({
       op: 'indexNew',
       index: replica.index,
-      options: blocks === 0 ? { distance } : { distance, blocks },
+      options: { distance, ...filterOptions(filter) },
     }));
-    return new ShardedIndex(workers, distance, blocks, shards);
+    return new ShardedIndex(workers, distance, filter, shards);
   }
 
   /** @internal `Pool.loadIndex`. */
@@ -113,7 +114,7 @@ export class ShardedIndex {
     const opts = checkOptions(options);
     const count = checkCount(opts.shards, 'shards', workers.size, MAX_SHARDS);
     const replicas = checkCount(opts.replicas, 'replicas', 1, MAX_REPLICAS);
-    const { distance, blocks, ids, words } = decoded;
+    const { distance, filter, ids, words } = decoded;
     // Entries are dealt out in id order, so each shard's part is itself a valid saved index.
     const members: number[][] = Array.from({ length: count }, () => []);
     for (let k = 0; k < ids.length; k++) members[shardOf(ids[k]!, count)]!.push(k);
@@ -125,14 +126,14 @@ export class ShardedIndex {
         partWords[2 * j] = words[2 * k]!;
         partWords[2 * j + 1] = words[2 * k + 1]!;
       });
-      return encodeIndex(distance, blocks, partIds, partWords);
+      return encodeIndex(distance, filter, partIds, partWords);
     });
     const shards = await ShardedIndex.#newShards(workers, nextIndex, count, replicas, (replica, s) => ({
       op: 'indexLoad',
       index: replica.index,
       bytes: shardBytes[s]!,
     }));
-    return new ShardedIndex(workers, distance, blocks, shards);
+    return new ShardedIndex(workers, distance, filter, shards);
   }
 
   static async #newShards(
@@ -335,7 +336,7 @@ export class ShardedIndex {
       words[2 * k] = part.words[2 * at]!;
       words[2 * k + 1] = part.words[2 * at + 1]!;
     }
-    return encodeIndex(this.distance, this.#blocks, ids, words);
+    return encodeIndex(this.distance, this.#filter, ids, words);
   }
 
   /** Releases every shard. Idempotent. */

@@ -42,3 +42,13 @@ export function blocksOf(code: number): number {
 export function partsOf(code: number): number {
   return code >= PARTS_CODE ? code - PARTS_CODE : 0;
 }
+
+/**
+ * The options that fix filter `code` again elsewhere (a worker, a shard): `{ blocks }`,
+ * `{ parts }`, or nothing for 0, which no option names and the planner chooses again from the
+ * same n.
+ */
+export function filterOptions(code: number): { blocks?: number; parts?: number } {
+  if (code === 0) return {};
+  return code >= PARTS_CODE ? { parts: code - PARTS_CODE } : { blocks: code };
+}

@@ -36,7 +36,7 @@ function signTexts(texts: readonly string[], resolved: ResolvedMinHashOptions, o
   withInstance((live) => {
     const scope = new CallScope(live);
     try {
-      const { ptr, offsets } = encode(scope, live, texts, { lowercase: resolved.text.lowercase });
+      const { ptr, offsets } = encode(scope, live, texts, resolved.text.lowercase);
       const offsetsRegion = scope.u32(offsets, 'texts');
       const count = texts.length * resolved.numPerm;
       const result = scope.alloc(count * 4);

@@ -34,17 +34,12 @@ function codes(options: ResolvedTextOptions): Codes {
 }
 
 /**
-/**
  * Writes `texts` as UTF-8, back to back, into a fresh allocation of `scope`, with ASCII
- * capitals lowered when `c.lowercase`; returns the allocation and the offsets of each text
- * (one more than there are texts). MinHash reuses it.
+ * capitals lowered when `lowercaseAscii` (texts normalised by runs leave them to this step);
+ * returns the allocation and the offsets of each text (one more than there are texts). MinHash
+ * reuses it.
  */
-export function encode(
-  scope: CallScope,
-  live: WasmExports,
-  texts: readonly string[],
-  c: Pick<Codes, 'lowercase'>,
-): { ptr: number; offsets: Uint32Array } {
+export function encode(scope: CallScope, live: WasmExports, texts: readonly string[], lowercaseAscii = false): { ptr: number; offsets: Uint32Array } {
   let capacity = 0;
   // UTF-8 takes at most 3 bytes per UTF-16 code unit.
   for (const text of texts) capacity += 3 * text.length;
@@ -58,7 +53,7 @@ export function encode(
     }
     offsets[i + 1] = written;
   }
-  if (c.lowercase) live.sh_text_lowercase_ascii(ptr, written);
+  if (lowercaseAscii) live.sh_text_lowercase_ascii(ptr, written);
   return { ptr, offsets };
 }
 
@@ -66,7 +61,7 @@ function fingerprintBatch(texts: readonly string[], c: Codes, out: BigUint64Arra
   withInstance((live) => {
     const scope = new CallScope(live);
     try {
-      const { ptr, offsets } = encode(scope, live, texts, c);
+      const { ptr, offsets } = encode(scope, live, texts, c.lowercase);
       const offsetsRegion = scope.u32(offsets, 'texts');
       const result = scope.alloc(texts.length * 8);
       const status = live.sh_text_fingerprint_many(
@@ -165,7 +160,7 @@ export function features(text: string, options?: TextOptions): BigUint64Array {
   return withInstance((live) => {
     const scope = new CallScope(live);
     try {
-      const { ptr, offsets } = encode(scope, live, [normalized], c);
+      const { ptr, offsets } = encode(scope, live, [normalized], c.lowercase);
       const result = scope.alloc(8);
       const status = live.sh_text_features(ptr, offsets[1]!, c.unit, c.size, c.weighting, c.seed, result);
       throwIfFailed(status, 'features');

@@ -123,19 +123,16 @@ pub fn features(text: &[u8], options: &TextOptions) -> Result<Vec<u64>, Error> {
 ///
 /// # Errors
 /// As [`features`].
-pub fn for_each_feature(text: &[u8], options: &TextOptions, scratch: &mut Scratch, mut feature: impl FnMut(u64)) -> Result<(), Error> {
+pub fn for_each_feature(text: &[u8], options: &TextOptions, scratch: &mut Scratch, feature: impl FnMut(u64)) -> Result<(), Error> {
     options.check()?;
     let hasher = Xxh3::new(options.seed);
     unit_hashes(text, options, &hasher, scratch)?;
-    let mut shingles = core::mem::take(&mut scratch.shingles);
+    let shingles = &mut scratch.shingles;
     shingles.clear();
-    let reserved = shingles.try_reserve(shingle_count(scratch.units.len(), options));
-    if reserved.is_ok() {
-        push_shingles(&scratch.units, options, &hasher, &mut shingles);
-        shingles.iter().for_each(|&hash| feature(hash));
-    }
-    scratch.shingles = shingles;
-    reserved.map_err(|_| Error::OutOfMemory)
+    shingles.try_reserve(shingle_count(scratch.units.len(), options)).map_err(|_| Error::OutOfMemory)?;
+    push_shingles(&scratch.units, options, &hasher, shingles);
+    shingles.iter().copied().for_each(feature);
+    Ok(())
 }
 
 /// The fingerprint of `text` (step 8); 0 for a text without shingles.
