@@ -3,7 +3,7 @@
 import { checkDocuments, datasketchPermutations, tokenBytes } from '../shared/datasketch.js';
 import { resolveDatasketchOptions, resolveMinHashOptions, type ResolvedMinHashOptions } from '../shared/minhash-options.js';
 import type { DatasketchOptions, DatasketchToken, MinHashOptions } from '../shared/minhash-types.js';
-import { normalizeText } from '../shared/text-options.js';
+import { normalizeRuns } from '../shared/text-normalize.js';
 import type { U64Input } from '../shared/types.js';
 import { checkOffsets, describe } from '../shared/validate.js';
 import { memoryViews, withInstance } from './loader.js';
@@ -36,7 +36,7 @@ function signTexts(texts: readonly string[], resolved: ResolvedMinHashOptions, o
   withInstance((live) => {
     const scope = new CallScope(live);
     try {
-      const { ptr, offsets } = encode(scope, live, texts);
+      const { ptr, offsets } = encode(scope, live, texts, resolved.text.lowercase);
       const offsetsRegion = scope.u32(offsets, 'texts');
       const count = texts.length * resolved.numPerm;
       const result = scope.alloc(count * 4);
@@ -75,7 +75,7 @@ export function minhash(input: string | U64Input, options?: MinHashOptions): Uin
   const resolved = resolveMinHashOptions(options);
   if (typeof input === 'string') {
     const out = new Uint32Array(resolved.numPerm);
-    signTexts([normalizeText(input, resolved.text)], resolved, out, 0, 'minhash');
+    signTexts([normalizeRuns(input, resolved.text)], resolved, out, 0, 'minhash');
     return out;
   }
   return signFeatures(input, null, resolved, 'minhash');
@@ -84,8 +84,8 @@ export function minhash(input: string | U64Input, options?: MinHashOptions): Uin
 /**
  * One signature per text, or per document of features (document d owns
  * `features[offsets[d] .. offsets[d + 1])`), back to back in one `Uint32Array`: signature d is
- * `result.subarray(d·numPerm, (d + 1)·numPerm)`. Texts are normalised in JavaScript and
- * tokenised, shingled and signed in WebAssembly in batches.
+ * `result.subarray(d·numPerm, (d + 1)·numPerm)`. Texts are normalised as `fingerprintMany`
+ * normalises them and tokenised, shingled and signed in WebAssembly in batches.
  *
  * @example
  * const sigs = minhashMany(['first text', 'second text'], { numPerm: 64 }); // 128 values
@@ -123,7 +123,7 @@ export function minhashMany(
   };
   let index = 0;
   for (const text of input as Iterable<unknown>) {
-    const normalized = normalizeText(text, resolved.text, `texts[${index++}]`);
+    const normalized = normalizeRuns(text, resolved.text, `texts[${index++}]`);
     batch.push(normalized);
     batchUnits += 3 * normalized.length;
     if (batchUnits >= BATCH_BYTES) flush();
