@@ -3,8 +3,7 @@
  * synchronous API does) and copied once into memory every worker can read.
  */
 
-import type { HashArray } from '../shared/types.js';
-import { checkLength, checkU64ListLength, copyBigints } from '../shared/validate.js';
+import { toU64Array } from '../shared/u64-input.js';
 
 /**
  * Whether workers can share memory with this thread: always in Node, and in browsers only on
@@ -20,10 +19,6 @@ export function shareableBuffer(bytes: number, shared: boolean): ArrayBuffer | S
   return shared ? new SharedArrayBuffer(bytes) : new ArrayBuffer(bytes);
 }
 
-function isHashArray(value: unknown): value is HashArray {
-  return typeof value === 'object' && value !== null && !ArrayBuffer.isView(value) && 'freed' in value && 'view' in value;
-}
-
 /**
  * Checks a `U64Input` named `name` and returns its values as a `BigUint64Array` of its own
  * (never a view of the caller's memory, which may change while workers read it), in shared
@@ -32,16 +27,8 @@ function isHashArray(value: unknown): value is HashArray {
  * @throws {TypeError | RangeError} as the synchronous API does for the same argument.
  */
 export function copyU64Input(value: unknown, name: string, shared: boolean): BigUint64Array {
-  let source: BigUint64Array | undefined;
-  if (isHashArray(value)) {
-    if (value.freed) throw new TypeError(`${name} has been freed`);
-    if (value.view instanceof BigUint64Array) source = value.view;
-  }
-  const length = source?.length ?? checkU64ListLength(value, name);
-  checkLength(length, name);
-  const copy = new BigUint64Array(shareableBuffer(8 * length, shared));
-  if (source !== undefined) copy.set(source);
-  else if (value instanceof BigUint64Array) copy.set(value);
-  else copyBigints(value as readonly unknown[], name, copy);
+  const source = toU64Array(value, name);
+  const copy = new BigUint64Array(shareableBuffer(8 * source.length, shared));
+  copy.set(source);
   return copy;
 }
