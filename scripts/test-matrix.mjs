@@ -233,6 +233,8 @@ function typeCase(dir, tsCase, compiler) {
 }
 
 /** Cases the Node-like runtimes run through test/matrix/run.mjs. */
+/** Entry points that are ESM only on purpose, or not JavaScript at all. */
+const ESM_ONLY = ['./slim', './parallel', './simhash.wasm'];
 const NODE_CASES = ['inline', 'pure', 'slim', 'file-url', 'cjs'];
 const OTHER_CASES = ['inline', 'pure', 'slim', 'file-url'];
 
@@ -372,13 +374,14 @@ async function main() {
   const app = projects['types 20'];
 
   const cases = [];
-  cases.push(['attw', () => must(process.execPath, [attw, tarball, '--no-color', '--exclude-entrypoints', './slim', './simhash.wasm'], { cwd: work })]);
-  // simhash-wasm/slim is ESM only by design (it is for bundlers and workers) and
+  cases.push(['attw', () => must(process.execPath, [attw, tarball, '--no-color', '--exclude-entrypoints', ...ESM_ONLY], { cwd: work })]);
+  // simhash-wasm/slim and simhash-wasm/parallel are ESM only by design (for bundlers and
+  // workers; the pool finds its worker script through import.meta.url), and
   // simhash-wasm/simhash.wasm is no JavaScript module: attw's warning that `require` finds ESM
-  // there is expected, and only that rule is ignored for those two.
+  // there is expected, and only that rule is ignored for those.
   cases.push([
     'attw esm-only entries',
-    () => must(process.execPath, [attw, tarball, '--no-color', '--entrypoints', './slim', './simhash.wasm', '--ignore-rules', 'cjs-resolves-to-esm'], { cwd: work }),
+    () => must(process.execPath, [attw, tarball, '--no-color', '--entrypoints', ...ESM_ONLY, '--ignore-rules', 'cjs-resolves-to-esm'], { cwd: work }),
   ]);
   cases.push(['publint', () => must(process.execPath, [publint, 'run', tarball, '--strict'], { cwd: work })]);
   const ownTsc = { binary: tsc, label: 'own' };
