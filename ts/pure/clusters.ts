@@ -5,6 +5,7 @@ import { toU64Array } from '../shared/u64-input.js';
 import { scanRuns, type RunBuffer, type RunVisitor } from './table-scan.js';
 import { toWords } from './words.js';
 import { WHOLE_SEARCH, checkWorkSlice, type WorkSlice } from '../shared/work-slice.js';
+import { find, flattenToRoots, union } from '../shared/union-find.js';
 
 /**
  * For each position, the smallest position of its connected component in the graph joining
@@ -33,28 +34,8 @@ export function findClustersSlice(fingerprints: U64Input, options: FindClustersO
   const labels = new Uint32Array(values.length);
   for (let i = 0; i < labels.length; i++) labels[i] = i;
   scanRuns(words, distance, filter, slice, groupRuns(labels, distance));
-  // Parents never exceed their children, so one increasing pass turns parents into roots.
-  for (let i = 0; i < labels.length; i++) labels[i] = labels[labels[i]!]!;
+  flattenToRoots(labels);
   return labels;
-}
-
-/** The root (smallest position) of `x`'s set, halving the path on the way. */
-function find(parent: Uint32Array, x: number): number {
-  for (;;) {
-    const p = parent[x]!;
-    if (p === x) return x;
-    const grandparent = parent[p]!;
-    parent[x] = grandparent;
-    x = grandparent;
-  }
-}
-
-/** Merges the sets of `a` and `b` under the smaller root. */
-function union(parent: Uint32Array, a: number, b: number): void {
-  const ra = find(parent, a);
-  const rb = find(parent, b);
-  if (ra < rb) parent[rb] = ra;
-  else if (rb < ra) parent[ra] = rb;
 }
 
 /** No further member. */

@@ -5,6 +5,7 @@
  */
 
 import type { PairResult } from './types.js';
+import { flattenToRoots, union } from './union-find.js';
 
 /**
  * The filter units `u` (a layout's tables, in their fixed order; the direct search is one unit,
@@ -60,26 +61,8 @@ export function joinSliceLabels(slices: readonly Uint32Array[]): Uint32Array {
       if (label !== i) union(parent, i, label);
     }
   }
-  // Parents never exceed their children, so one increasing pass turns parents into roots.
-  for (let i = 0; i < n; i++) parent[i] = parent[parent[i]!]!;
+  flattenToRoots(parent);
   return parent;
-}
-
-function find(parent: Uint32Array, x: number): number {
-  for (;;) {
-    const p = parent[x]!;
-    if (p === x) return x;
-    const grandparent = parent[p]!;
-    parent[x] = grandparent;
-    x = grandparent;
-  }
-}
-
-function union(parent: Uint32Array, a: number, b: number): void {
-  const ra = find(parent, a);
-  const rb = find(parent, b);
-  if (ra < rb) parent[rb] = ra;
-  else if (rb < ra) parent[ra] = rb;
 }
 
 /**
