@@ -11,6 +11,7 @@
 //! reproduces that generator).
 
 use super::sha1::sha1;
+use super::signature::fmix32;
 use crate::Error;
 
 /// 2^61 − 1, the prime datasketch permutes modulo.
@@ -42,15 +43,6 @@ pub enum Scheme {
     Affine32,
 }
 
-/// The murmur3 32-bit finaliser datasketch pre-mixes hashes with in [`Scheme::Affine32`].
-#[inline]
-fn fmix32(mut x: u32) -> u32 {
-    x ^= x >> 16;
-    x = x.wrapping_mul(0x85EB_CA6B);
-    x ^= x >> 13;
-    x = x.wrapping_mul(0xC2B2_AE35);
-    x ^ (x >> 16)
-}
 
 /// Lowers `sig` to the minima of every permutation of `hash`.
 #[inline]

@@ -29,9 +29,10 @@ fn fmix64(mut x: u64) -> u64 {
     x ^ (x >> 33)
 }
 
-/// The murmur3 32-bit finaliser.
+/// The murmur3 32-bit finaliser (datasketch's [`Scheme::Affine32`](super::datasketch::Scheme)
+/// pre-mixes token hashes with it too).
 #[inline]
-fn fmix32(mut x: u32) -> u32 {
+pub(super) fn fmix32(mut x: u32) -> u32 {
     x ^= x >> 16;
     x = x.wrapping_mul(0x85EB_CA6B);
     x ^= x >> 13;
