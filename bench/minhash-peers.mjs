@@ -1,27 +1,22 @@
 // MinHash beside datasketch, the Python reference library, on the same seeded prose in the same
 // run; and MinHashLSH query throughput on many signatures. datasketch runs from the virtual
-// environment `node scripts/gen-minhash-vectors.mjs` installs (target/datasketch-venv) or from a
-// python3 that can import it; without either this part is skipped with a message.
+// environment scripts/setup-datasketch.mjs installs from PyPI; where python3 or PyPI is missing
+// this part is skipped with a message.
 
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { datasketchPython } from '../scripts/setup-datasketch.mjs';
 import { measure } from './measure.mjs';
 import { englishLike, utf8Bytes } from './texts.mjs';
 import { wordShingles } from './workloads.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
-/** A python that imports datasketch, or undefined. */
-function datasketchPython() {
-  const candidates = [join(root, 'target', 'datasketch-venv', 'bin', 'python'), 'python3'];
-  for (const python of candidates) {
-    if (python !== 'python3' && !existsSync(python)) continue;
-    const probe = spawnSync(python, ['-c', 'import datasketch; print(datasketch.__version__)'], { encoding: 'utf8' });
-    if (probe.status === 0) return { python, version: probe.stdout.trim() };
+/** datasketch's python (installed on first use), or the reason it is missing. */
+function findDatasketch() {
+  try {
+    return datasketchPython();
+  } catch (error) {
+    return { missing: /** @type {Error} */ (error).message };
   }
-  return undefined;
 }
 
 const program = String.raw`
@@ -63,10 +58,8 @@ export function compareDatasketch(wasm, pure, repetitions, count) {
   const texts = englishLike(21, count, 2_000);
   const docs = wordShingles(texts);
   const bytes = utf8Bytes(texts);
-  const found = datasketchPython();
-  if (found === undefined) {
-    return { rows: [], note: 'datasketch: skipped (no python with datasketch; `node scripts/gen-minhash-vectors.mjs` installs one under target/)' };
-  }
+  const found = findDatasketch();
+  if ('missing' in found) return { rows: [], note: `datasketch: skipped (${found.missing})` };
   const ours = measure(
     [
       () => wasm.minhashMany(texts),

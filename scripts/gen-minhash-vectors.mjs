@@ -1,32 +1,21 @@
 // Generates test/vectors/minhash_datasketch.json by running datasketch itself: permutation
 // parameters, signatures of token lists in both of its schemes, and the bands × rows its LSH
-// chooses. datasketch and its dependencies are installed from PyPI into a virtual environment
-// under target/ (not committed).
+// chooses. datasketch is installed from PyPI into .venv-datasketch (not committed) by
+// scripts/setup-datasketch.mjs.
 //
 //   node scripts/gen-minhash-vectors.mjs
 
 import { spawnSync } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { datasketchPython } from './setup-datasketch.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const venv = join(root, 'target', 'datasketch-venv');
-const python = join(venv, 'bin', 'python');
-
 function run(command, args) {
   const result = spawnSync(command, args, { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8', maxBuffer: 1 << 28 });
   if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed with status ${result.status}`);
   return result.stdout;
-}
-
-/** Creates the environment once; returns its python. */
-export function datasketchPython() {
-  if (!existsSync(python)) {
-    run('python3', ['-m', 'venv', venv]);
-    run(python, ['-m', 'pip', 'install', '--quiet', 'datasketch==2.0.0']);
-  }
-  return python;
 }
 
 const program = String.raw`
@@ -74,7 +63,7 @@ json.dump({"datasketch": datasketch.__version__, "numpy": np.__version__,
 `;
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const out = JSON.parse(run(datasketchPython(), ['-c', program]));
+  const out = JSON.parse(run(datasketchPython().python, ['-c', program]));
   const target = join(root, 'test', 'vectors', 'minhash_datasketch.json');
   writeFileSync(target, JSON.stringify(out) + '\n');
   console.log(`wrote ${target}: datasketch ${out.datasketch}, numpy ${out.numpy}, ${out.cases.length} cases, ${out.plans.length} plans`);
