@@ -235,8 +235,8 @@ function typeCase(dir, tsCase, compiler) {
 /** Cases the Node-like runtimes run through test/matrix/run.mjs. */
 /** Entry points that are ESM only on purpose, or not JavaScript at all. */
 const ESM_ONLY = ['./slim', './parallel', './simhash.wasm'];
-const NODE_CASES = ['inline', 'pure', 'slim', 'file-url', 'cjs'];
-const OTHER_CASES = ['inline', 'pure', 'slim', 'file-url'];
+const NODE_CASES = ['inline', 'pure', 'slim', 'file-url', 'parallel', 'cjs'];
+const OTHER_CASES = ['inline', 'pure', 'slim', 'file-url', 'parallel'];
 
 function runtimeCase(runtime, dir, args, expect) {
   return async () => {

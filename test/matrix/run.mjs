@@ -45,6 +45,35 @@ const cases = {
     await slim.init(pathToFileURL(wasmPath()));
     assertSame(smoke(slim), await pureDigest());
   },
+  // The worker pool (Node's worker_threads; module Web Workers in Bun and Deno): the same
+  // results as the synchronous API, then a clean close.
+  async parallel() {
+    const api = await import('simhash-wasm');
+    const { createPool } = await import('simhash-wasm/parallel');
+    await api.init();
+    const texts = Array.from({ length: 300 }, (_, i) => `document ${i % 37} says the same ${i % 37 === 5 ? 'thing' : 'words'} again, line ${i % 11}`);
+    const fingerprints = api.fingerprintMany(texts);
+    const pool = await createPool({ threads: 2 });
+    try {
+      const same = (got, want, what) => {
+        const g = JSON.stringify(got, (_, v) => (typeof v === 'bigint' ? `${v}` : ArrayBuffer.isView(v) ? Array.from(v, String) : v));
+        const w = JSON.stringify(want, (_, v) => (typeof v === 'bigint' ? `${v}` : ArrayBuffer.isView(v) ? Array.from(v, String) : v));
+        if (g !== w) throw new Error(`parallel ${what}: got ${g.slice(0, 120)}, want ${w.slice(0, 120)}`);
+      };
+      same(await pool.fingerprintMany(texts), fingerprints, 'fingerprintMany');
+      for (const distance of [3, 10]) {
+        same(await pool.findAll(fingerprints, { distance }), api.findAll(fingerprints, { distance }), `findAll d=${distance}`);
+        same(await pool.findClusters(fingerprints, { distance }), api.findClusters(fingerprints, { distance }), `findClusters d=${distance}`);
+      }
+      const index = await pool.createIndex({ distance: 3 });
+      await index.addMany(Uint32Array.from(texts, (_, i) => i), fingerprints);
+      const one = new api.SimHashIndex({ distance: 3 });
+      one.addMany(Uint32Array.from(texts, (_, i) => i), fingerprints);
+      same(await index.queryMany(fingerprints), one.queryMany(fingerprints), 'ShardedIndex.queryMany');
+    } finally {
+      await pool.close();
+    }
+  },
   // CommonJS: require and initSync.
   async cjs() {
     const api = require('simhash-wasm');
