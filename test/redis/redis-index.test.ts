@@ -163,6 +163,37 @@ for (const kind of ['single', 'cluster'] as const) {
       }
     });
 
+    it('sends concurrent single queries as one batch, each answered as the in-memory index does', async () => {
+      const name = uniqueName('batched');
+      const writer = await RedisSimHashIndex.open({ client, name, distance: 4, capacity: 1000 });
+      const model = new SimHashIndex({ distance: 4 });
+      try {
+        const { ids, values } = batch(300, 5);
+        await writer.addMany(ids, values);
+        model.addMany(ids, values);
+        const counted = countingCalls(client);
+        const reader = await RedisSimHashIndex.open({ client: counted.client, name });
+        const probes = batch(64, 6).values;
+        const options: QueryOptions[] = [{}, { distance: 2 }, { limit: 1 }];
+        const before = counted.calls();
+        const answers = await Promise.all(Array.from(probes, (value, k) => reader.query(value, options[k % 3])));
+        answers.forEach((answer, k) => expect(answer, `query ${k}`).toEqual(model.query(probes[k]!, options[k % 3])));
+        const batched = counted.calls() - before;
+        // The same queries one after another: every one makes its own script calls.
+        for (const [k, value] of probes.entries()) expect(await reader.query(value, options[k % 3])).toEqual(answers[k]);
+        const oneByOne = counted.calls() - before - batched;
+        // On a cluster a batch still makes a call per hash tag it touches (64 tags), so it saves
+        // less there.
+        expect(batched * (kind === 'single' ? 4 : 1.5)).toBeLessThan(oneByOne);
+        // A failing batch rejects each query in it.
+        const failing = await RedisSimHashIndex.open({ client: failingAfter(client, 1), name });
+        const failed = await Promise.allSettled([failing.query(probes[0]!), failing.query(probes[1]!)]);
+        expect(failed.map((f) => f.status)).toEqual(['rejected', 'rejected']);
+      } finally {
+        model.free();
+      }
+    });
+
     it('rejects bad arguments naming them, and use after close', async () => {
       await expect(RedisSimHashIndex.open({ client, name: 'a{b}', distance: 3 })).rejects.toThrow(RangeError);
       await expect(RedisSimHashIndex.open({ client, name: 'ok', distance: 65 })).rejects.toThrow(/distance/);
@@ -227,6 +258,24 @@ for (const kind of ['single', 'cluster'] as const) {
 }
 
 /** `client` with every script call from the `k`-th on failing, as if the writer had died. */
+/** `client`, counting the script calls made through it. */
+function countingCalls(client: Redis | Cluster): { client: Redis | Cluster; calls: () => number } {
+  let calls = 0;
+  const counted = new Proxy(client, {
+    get(target, property, receiver) {
+      const value: unknown = Reflect.get(target, property, receiver);
+      if ((property === 'evalshaBuffer' || property === 'evalBuffer') && typeof value === 'function') {
+        return (...args: unknown[]) => {
+          calls++;
+          return (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
+        };
+      }
+      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+  return { client: counted, calls: () => calls };
+}
+
 function failingAfter(client: Redis | Cluster, k: number): Redis | Cluster {
   let calls = 0;
   return new Proxy(client, {
