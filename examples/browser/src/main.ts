@@ -1,9 +1,10 @@
 /**
- * The demo page: documents in (drop, choose, paste or a sample), fingerprints from the worker,
- * then on the page itself `findClusters` at the chosen distance, the groups and the chart.
+ * The demo page: documents in (drop, choose, paste or a sample), fingerprints (and, for
+ * MinHash, signatures) from the worker, then on the page itself `findClusters` at the chosen
+ * distance or `findClustersMinHash` at the chosen threshold, the groups and the chart.
  */
 
-import { findClusters, init } from 'simhash-wasm/slim';
+import { findClusters, findClustersMinHash, init } from 'simhash-wasm/slim';
 // The module ships once, as a file, which both the page and the worker fetch.
 import wasmUrl from 'simhash-wasm/simhash.wasm?url';
 import { renderChart } from './chart.js';
@@ -12,9 +13,10 @@ import { fingerprintsCsv } from './csv.js';
 import { Fingerprinter, type Added } from './fingerprinter.js';
 import { groupLabels } from './groups.js';
 import { acceptDrops, chosenFiles, pastedInputs, type Gathered, type PasteSplit } from './input.js';
-import type { DocumentInfo, Histogram, Skipped } from './protocol.js';
+import { bitsFromFirst, jaccardWithFirst, similarityText } from './measures.js';
+import type { DocumentInfo, Histogram, Signed, Skipped } from './protocol.js';
 import { loadSample } from './sample.js';
-import { DEFAULT_DISTANCE } from './settings.js';
+import { DEFAULT_DISTANCE, DEFAULT_THRESHOLD, MINHASH_PERMUTATIONS as K, POOL_THRESHOLD, type Method } from './settings.js';
 import { renderAside, renderGroups } from './view.js';
 
 function byId<T extends Element>(id: string, type: abstract new () => T): T {
@@ -34,6 +36,16 @@ const ui = {
   progress: byId('progress', HTMLProgressElement),
   status: byId('status-text', HTMLElement),
   error: byId('error', HTMLElement),
+  methodSimHash: byId('method-simhash', HTMLInputElement),
+  methodMinHash: byId('method-minhash', HTMLInputElement),
+  distanceBlock: byId('distance-block', HTMLElement),
+  thresholdBlock: byId('threshold-block', HTMLElement),
+  threshold: byId('threshold', HTMLInputElement),
+  thresholdValue: byId('threshold-value', HTMLOutputElement),
+  poolBlock: byId('pool-block', HTMLElement),
+  usePool: byId('use-pool', HTMLInputElement),
+  poolThreshold: byId('pool-threshold', HTMLElement),
+  poolThreads: byId('pool-threads', HTMLElement),
   distance: byId('distance', HTMLInputElement),
   distanceValue: byId('distance-value', HTMLOutputElement),
   distanceUnit: byId('distance-unit', HTMLElement),
@@ -53,8 +65,19 @@ let documents: DocumentInfo[] = [];
 let skipped: Skipped[] = [];
 let fingerprints = new BigUint64Array(0);
 let histogram: Histogram | null = null;
+/** MinHash signatures of documents `0 .. signedCount - 1`, back to back. */
+let signatures = new Uint32Array(0);
+let signedCount = 0;
+/** Whether the worker is signing the documents that have no signature yet. */
+let signing = false;
+/** Bumped by Clear: answers to requests made before it are dropped. */
+let generation = 0;
 let pasted = 0;
 const fingerprinter = new Fingerprinter();
+/** Workers a pool for a large drop gets: one per core. */
+const cores = navigator.hardwareConcurrency || 1;
+
+const method = (): Method => (ui.methodMinHash.checked ? 'minhash' : 'simhash');
 
 function showError(error: unknown): void {
   const message = error instanceof Error ? error.message : String(error);
@@ -73,25 +96,55 @@ function stat(label: string, value: string): HTMLElement[] {
   return [term, definition];
 }
 
-/** The groups at the slider's distance; the chart and the figures beside it. */
+/** The groups of `withWords` (positions) at the distance the slider sets, and how to show them. */
+function simhashGroups(withWords: readonly number[], distance: number) {
+  const labels = findClusters(BigUint64Array.from(withWords, (i) => fingerprints[i]!), { distance });
+  return {
+    groups: groupLabels(labels).map((members) => members.map((i) => withWords[i]!)),
+    measure: (group: readonly number[]) => bitsFromFirst(group, fingerprints),
+  };
+}
+
+/** The groups of `withWords` (positions, all signed) at the threshold the slider sets. */
+function minhashGroups(withWords: readonly number[], threshold: number) {
+  const chosen = new Uint32Array(withWords.length * K);
+  withWords.forEach((position, i) => chosen.set(signatures.subarray(position * K, (position + 1) * K), i * K));
+  const labels = findClustersMinHash(chosen, { threshold, numPerm: K });
+  return {
+    groups: groupLabels(labels).map((members) => members.map((i) => withWords[i]!)),
+    measure: (group: readonly number[]) => jaccardWithFirst(group, signatures),
+  };
+}
+
+/** The groups at the chosen method's distance or threshold; the chart and the figures beside it. */
 function regroup(): void {
+  const minhash = method() === 'minhash';
   const distance = Number(ui.distance.value);
+  const threshold = Number(ui.threshold.value);
+  ui.distanceBlock.hidden = minhash;
+  ui.thresholdBlock.hidden = !minhash;
   ui.distanceValue.value = String(distance);
   ui.distanceUnit.textContent = unit(distance, 'bit');
+  ui.thresholdValue.value = similarityText(threshold);
   renderChart(ui.chart, histogram, distance);
-  ui.chartNote.textContent =
-    histogram === null || histogram.pairs === 0
+  ui.chart.classList.toggle('off', minhash);
+  ui.chartNote.textContent = minhash
+    ? 'The chart of distances is SimHash\'s. MinHash groups two documents when their signatures agree in at least ' +
+      `${similarityText(threshold)} of their ${K} positions and share an LSH band; the badges give each document's estimated Jaccard similarity with its group's first.`
+    : histogram === null || histogram.pairs === 0
       ? 'The distribution of distances between every two documents with words appears here.'
       : `${histogram.sampled ? 'Estimated from a sample of the' : histogram.pairs === 1 ? 'The' : 'All'} ${count(histogram.pairs, 'pair')} of documents with words. ` +
         'Near-duplicates sit at the left, unrelated documents in the bell around 32 bits.';
   const withWords = [...fingerprints.keys()].filter((i) => fingerprints[i] !== 0n);
+  const unsigned = minhash && signedCount < documents.length;
+  if (unsigned) signRest();
   // Before any document, nothing needs WebAssembly: the page renders even where it is blocked.
-  const groups =
-    withWords.length < 2
-      ? []
-      : groupLabels(findClusters(BigUint64Array.from(withWords, (i) => fingerprints[i]!), { distance })).map((members) =>
-          members.map((i) => withWords[i]!),
-        );
+  const { groups, measure } =
+    withWords.length < 2 || unsigned
+      ? { groups: [], measure: () => ({ badges: [], summary: '', codes: null }) }
+      : minhash
+        ? minhashGroups(withWords, threshold)
+        : simhashGroups(withWords, distance);
   const grouped = groups.reduce((sum, members) => sum + members.length, 0);
   ui.stats.replaceChildren(
     ...stat('documents', documents.length.toLocaleString('en')),
@@ -103,14 +156,30 @@ function regroup(): void {
   const whenNone =
     withWords.length < 2
       ? 'Groups of near-duplicates appear here once there are documents to compare.'
-      : `No two documents differ in at most ${count(distance, 'bit')}.`;
-  renderGroups(ui.groups, groups, documents, fingerprints, whenNone);
+      : unsigned
+        ? 'Computing the MinHash signatures…'
+        : minhash
+          ? `No two documents have an estimated Jaccard similarity of ${similarityText(threshold)} or more.`
+          : `No two documents differ in at most ${count(distance, 'bit')}.`;
+  renderGroups(ui.groups, groups, documents, measure, whenNone);
   renderAside(
     ui.wordlessBlock,
     ui.wordless,
     documents.filter((_, i) => fingerprints[i] === 0n),
   );
   renderAside(ui.skippedBlock, ui.skipped, skipped);
+}
+
+/** Keeps the signatures of documents `from` onwards. */
+function keepSignatures({ from, signatures: added }: Signed): void {
+  const end = from + added.length / K;
+  if (end * K > signatures.length) {
+    const grown = new Uint32Array(end * K);
+    grown.set(signatures.subarray(0, from * K));
+    signatures = grown;
+  }
+  signatures.set(added, from * K);
+  signedCount = end;
 }
 
 function append(added: Added): void {
@@ -121,6 +190,46 @@ function append(added: Added): void {
   grown.set(added.fingerprints, fingerprints.length);
   fingerprints = grown;
   histogram = added.histogram;
+  if (added.signed !== null) keepSignatures(added.signed);
+}
+
+/** Shows `doing` and how far along it is, or `then` once it is done. */
+function showProgress(done: number, total: number, doing: string, then: string): void {
+  ui.progress.value = total === 0 ? 1 : done / total;
+  ui.status.textContent = done < total ? `${doing}… ${Math.floor((100 * done) / total)} %` : then;
+}
+
+/** Has the worker sign, for MinHash, every document it holds that has no signature yet. */
+function signRest(): void {
+  if (signing) return;
+  signing = true;
+  const started = performance.now();
+  const asked = generation;
+  ui.progress.hidden = false;
+  ui.progress.value = 0;
+  const todo = documents.length - signedCount;
+  const doing = `Computing the MinHash signatures of ${count(todo, 'document')}`;
+  ui.status.textContent = `${doing}…`;
+  fingerprinter.sign((done, total) => showProgress(done, total, doing, 'Grouping…')).then(
+    (signed) => {
+      signing = false;
+      ui.progress.hidden = true;
+      if (asked !== generation) return;
+      keepSignatures(signed);
+      regroup();
+      const seconds = ((performance.now() - started) / 1000).toFixed(2);
+      ui.status.textContent = `${count(signed.signatures.length / K, 'document')} signed for MinHash in ${seconds} s in a Web Worker; ${count(documents.length, 'document')} in all.`;
+    },
+    (error: unknown) => {
+      signing = false;
+      ui.progress.hidden = true;
+      // Back to SimHash, or each regroup would ask again for what cannot be had.
+      ui.methodSimHash.checked = true;
+      regroup();
+      ui.status.textContent = 'Computing the MinHash signatures failed.';
+      showError(error);
+    },
+  );
 }
 
 /** Fingerprints `gathered.inputs`; what could not be gathered is listed as skipped with them. */
@@ -136,20 +245,23 @@ async function analyse(gathering: Gathered | Promise<Gathered>): Promise<void> {
       ui.status.textContent = 'There were no files in what was given.';
       return;
     }
-    ui.status.textContent = `Fingerprinting ${count(inputs.length, 'document')}…`;
-    const added = await fingerprinter.add(inputs, (done, total) => {
-      ui.progress.value = total === 0 ? 1 : done / total;
-      ui.status.textContent =
-        done < total
-          ? `Fingerprinting ${count(inputs.length, 'document')}… ${Math.floor((100 * done) / total)} %`
-          : 'Measuring the distances between documents…';
-    });
+    const asked = generation;
+    const sign = method() === 'minhash';
+    const doing = `${sign ? 'Fingerprinting and signing' : 'Fingerprinting'} ${count(inputs.length, 'document')}`;
+    ui.status.textContent = `${doing}…`;
+    const threads = ui.usePool.checked ? cores : 1;
+    const added = await fingerprinter.add(inputs, { sign, threads }, (done, total) =>
+      showProgress(done, total, doing, 'Measuring the distances between documents…'),
+    );
+    if (asked !== generation) return;
     append({ ...added, skipped: unread.concat(added.skipped) });
     const seconds = ((performance.now() - started) / 1000).toFixed(2);
     const set = unread.length + added.skipped.length;
+    const where = added.workers === 1 ? 'a Web Worker' : `${added.workers} Web Workers (a pool, for a drop over ${megabytes(POOL_THRESHOLD)})`;
     ui.status.textContent =
-      `${count(added.documents.length, 'document')} fingerprinted in ${seconds} s in a Web Worker` +
+      `${count(added.documents.length, 'document')} ${added.signed === null ? 'fingerprinted' : 'fingerprinted and signed'} in ${seconds} s in ${where}` +
       (set === 0 ? '' : ` (${count(set, 'file')} skipped)`) +
+      (added.poolFailure === null ? '' : ` (the pool of workers could not start: ${added.poolFailure})`) +
       `; ${count(documents.length, 'document')} in all.`;
     regroup();
   } catch (error) {
@@ -159,6 +271,8 @@ async function analyse(gathering: Gathered | Promise<Gathered>): Promise<void> {
     ui.progress.hidden = true;
   }
 }
+
+const megabytes = (bytes: number): string => `${Math.round(bytes / 2 ** 20)} MB`;
 
 function download(name: string, text: string, type: string): void {
   const link = document.createElement('a');
@@ -185,9 +299,14 @@ function wire(): void {
   });
   ui.sample.addEventListener('click', () => void analyse(loadSample().then((inputs) => ({ inputs, skipped: [] }))));
   ui.distance.addEventListener('input', regroup);
+  ui.threshold.addEventListener('input', regroup);
+  for (const choice of [ui.methodSimHash, ui.methodMinHash]) choice.addEventListener('change', regroup);
   ui.exportCsv.addEventListener('click', () => download('fingerprints.csv', fingerprintsCsv(documents, fingerprints), 'text/csv'));
   ui.clear.addEventListener('click', () => {
     fingerprinter.clear();
+    generation++;
+    signatures = new Uint32Array(0);
+    signedCount = 0;
     documents = [];
     skipped = [];
     pasted = 0;
@@ -200,6 +319,11 @@ function wire(): void {
 
 async function start(): Promise<void> {
   ui.distance.value = String(DEFAULT_DISTANCE);
+  ui.threshold.value = String(DEFAULT_THRESHOLD);
+  ui.poolThreshold.textContent = megabytes(POOL_THRESHOLD);
+  ui.poolThreads.textContent = `${count(cores, 'worker')}, one per core`;
+  // With one core a pool would only add its costs.
+  ui.poolBlock.hidden = cores < 2;
   regroup();
   try {
     // The page itself needs WebAssembly only for findClusters; the worker loads its own instance.

@@ -1,16 +1,20 @@
 /**
  * The fingerprinting worker: reads dropped files, fingerprints them in batches with a progress
- * report after each, and measures the distance distribution, all off the page's thread so that
- * a large drop never freezes the page. It keeps every fingerprint so far; texts are not kept.
+ * report after each (a large drop on a pool of workers of its own, one per core), signs them
+ * for MinHash when asked, and measures the distance distribution, all off the page's thread so
+ * that a large drop never freezes the page. It keeps every fingerprint so far, and each
+ * document's input (a file handle, or pasted text) to sign it later if MinHash is chosen then;
+ * the texts of files are not kept.
  */
 
-import { fingerprintMany, init } from 'simhash-wasm/slim';
+import type { Pool } from 'simhash-wasm/parallel';
+import { fingerprintMany, init, minhashMany } from 'simhash-wasm/slim';
 import wasmUrl from 'simhash-wasm/simhash.wasm?url';
 // The command line's own rule, so that the page and `simhash-wasm dedup` skip the same files.
 import { BINARY_PROBE_BYTES, looksBinary } from '../../../ts/shared/binary.js';
 import { distanceHistogram } from './histogram.js';
-import type { DocumentInfo, Input, Reply, Request, Skipped } from './protocol.js';
-import { TEXT_OPTIONS } from './settings.js';
+import type { DocumentInfo, Input, Reply, Request, Signed, Skipped } from './protocol.js';
+import { MINHASH_OPTIONS, MINHASH_PERMUTATIONS as K, POOL_THRESHOLD, TEXT_OPTIONS } from './settings.js';
 
 /** Characters per batch: small enough for a smooth progress bar, large enough to cost nothing. */
 const BATCH_CHARACTERS = 256 * 1024;
@@ -31,11 +35,15 @@ const ready = init(wasmUrl);
 // logged as unhandled before the first request arrives.
 ready.catch(() => undefined);
 let all = new BigUint64Array(0);
+/** The input of every document so far, in order. */
+let kept: Input[] = [];
+/** Documents `0 .. signed - 1` have been signed (the signatures are the page's). */
+let signed = 0;
 
 const size = (input: Input): number => (input.kind === 'file' ? input.file.size : input.text.length);
 
 /** The input's text, or why it is not a document. */
-async function read(input: Input): Promise<{ text: string } | { reason: string }> {
+async function readInput(input: Input): Promise<{ text: string } | { reason: string }> {
   if (input.kind === 'text') return input;
   try {
     // Only the first bytes are read before deciding, so a large binary file costs nothing.
@@ -52,55 +60,146 @@ function snippet(text: string): string {
   return head.length > SNIPPET_CHARACTERS ? `${head.slice(0, SNIPPET_CHARACTERS)}…` : head;
 }
 
-async function add(id: number, inputs: readonly Input[]): Promise<void> {
-  await ready;
-  const total = inputs.reduce((sum, input) => sum + size(input), 0);
-  const documents: DocumentInfo[] = [];
-  const skipped: Skipped[] = [];
-  const fingerprints = new BigUint64Array(inputs.length);
-  let batch: string[] = [];
-  let batchCharacters = 0;
-  let done = 0;
-  let doneInBatch = 0;
-  const flush = (): void => {
-    fingerprints.set(fingerprintMany(batch, TEXT_OPTIONS), documents.length - batch.length);
-    done += doneInBatch;
-    batch = [];
-    batchCharacters = 0;
-    doneInBatch = 0;
-    scope.postMessage({ type: 'progress', id, done, total });
-  };
+/** What reading a request's inputs found so far. */
+interface Reading {
+  readonly documents: DocumentInfo[];
+  /** The input of each document. */
+  readonly inputs: Input[];
+  /** `ends[d]`: the size of the inputs read up to and including document d's. */
+  readonly ends: number[];
+  readonly skipped: Skipped[];
+}
+
+/** Reads `inputs` in order, recording each in `into`, and yields the texts of the documents. */
+async function* documentTexts(inputs: readonly Input[], into: Reading): AsyncGenerator<string, void, undefined> {
+  let consumed = 0;
   for (const input of inputs) {
-    const outcome = await read(input);
-    doneInBatch += size(input);
+    const outcome = await readInput(input);
+    consumed += size(input);
     if ('reason' in outcome) {
-      skipped.push({ name: input.name, reason: outcome.reason });
+      into.skipped.push({ name: input.name, reason: outcome.reason });
       continue;
     }
-    const { text } = outcome;
-    documents.push({ name: input.name, characters: text.length, snippet: snippet(text) });
-    batch.push(text);
-    batchCharacters += text.length;
-    if (batchCharacters >= BATCH_CHARACTERS) flush();
+    into.documents.push({ name: input.name, characters: outcome.text.length, snippet: snippet(outcome.text) });
+    into.inputs.push(input);
+    into.ends.push(consumed);
+    yield outcome.text;
   }
-  flush();
+}
+
+/** A pool of `threads` workers, or why there is none (a browser without workers in workers). */
+async function startPool(threads: number): Promise<{ pool: Pool | null; failure: string | null }> {
+  try {
+    // Loaded with the first large drop: most drops never need it.
+    const { createPool } = await import('simhash-wasm/parallel');
+    return { pool: await createPool({ threads }), failure: null };
+  } catch (error) {
+    return { pool: null, failure: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+async function add(id: number, inputs: readonly Input[], sign: boolean, threads: number): Promise<void> {
+  await ready;
+  const total = inputs.reduce((sum, input) => sum + size(input), 0);
+  // The pool has no MinHash: a drop to sign as well stays here, in one pass over its texts.
+  const { pool, failure } = threads > 1 && !sign && total > POOL_THRESHOLD ? await startPool(threads) : { pool: null, failure: null };
+  // Signatures go to the page in order; if earlier documents still lack theirs, a later
+  // request signs them all.
+  const signing = sign && signed === kept.length;
+  const reading: Reading = { documents: [], inputs: [], ends: [], skipped: [] };
+  const { documents, skipped, ends } = reading;
+  const fingerprints = new BigUint64Array(inputs.length);
+  const signatures = signing ? new Uint32Array(inputs.length * K) : null;
+  const texts = documentTexts(inputs, reading);
+  let at = 0;
+  const report = (): void => scope.postMessage({ type: 'progress', id, done: at === 0 ? 0 : ends[at - 1]!, total });
+  if (pool !== null) {
+    try {
+      for await (const chunk of pool.fingerprintStream(texts, TEXT_OPTIONS)) {
+        fingerprints.set(chunk, at);
+        at += chunk.length;
+        report();
+      }
+    } finally {
+      await pool.close();
+    }
+  } else {
+    let batch: string[] = [];
+    let batchCharacters = 0;
+    const flush = (): void => {
+      if (batch.length === 0) return;
+      fingerprints.set(fingerprintMany(batch, TEXT_OPTIONS), at);
+      signatures?.set(minhashMany(batch, MINHASH_OPTIONS), at * K);
+      at += batch.length;
+      batch = [];
+      batchCharacters = 0;
+      report();
+    };
+    for await (const text of texts) {
+      batch.push(text);
+      batchCharacters += text.length;
+      if (batchCharacters >= BATCH_CHARACTERS) flush();
+    }
+    flush();
+  }
+  scope.postMessage({ type: 'progress', id, done: total, total });
   const added = fingerprints.slice(0, documents.length);
   const grown = new BigUint64Array(all.length + added.length);
   grown.set(all);
   grown.set(added, all.length);
   all = grown;
+  const signedNow: Signed | null = signatures === null ? null : { from: kept.length, signatures: signatures.slice(0, documents.length * K) };
+  kept = kept.concat(reading.inputs);
+  if (signing) signed = kept.length;
   // Documents without words all share the fingerprint 0 and would pile up at distance 0.
   const histogram = distanceHistogram(all.filter((fingerprint) => fingerprint !== 0n));
-  scope.postMessage({ type: 'added', id, documents, fingerprints: added, skipped, histogram }, [added.buffer, histogram.counts.buffer]);
+  const transfer = [added.buffer, histogram.counts.buffer, ...(signedNow === null ? [] : [signedNow.signatures.buffer])];
+  const workers = pool?.threads ?? 1;
+  scope.postMessage({ type: 'added', id, documents, fingerprints: added, skipped, histogram, signed: signedNow, workers, poolFailure: failure }, transfer);
+}
+
+/** Signs every document without a signature, reading each again. */
+async function signKept(id: number): Promise<void> {
+  await ready;
+  const from = signed;
+  const todo = kept.slice(from);
+  const total = todo.reduce((sum, input) => sum + size(input), 0);
+  const signatures = new Uint32Array(todo.length * K);
+  let batch: string[] = [];
+  let batchCharacters = 0;
+  let at = 0;
+  let done = 0;
+  const flush = (): void => {
+    if (batch.length === 0) return;
+    signatures.set(minhashMany(batch, MINHASH_OPTIONS), at * K);
+    at += batch.length;
+    batch = [];
+    batchCharacters = 0;
+    scope.postMessage({ type: 'progress', id, done, total });
+  };
+  for (const input of todo) {
+    const outcome = await readInput(input);
+    if ('reason' in outcome) throw new Error(`${input.name} could not be read again for MinHash (${outcome.reason})`);
+    done += size(input);
+    batch.push(outcome.text);
+    batchCharacters += outcome.text.length;
+    if (batchCharacters >= BATCH_CHARACTERS) flush();
+  }
+  flush();
+  signed = kept.length;
+  scope.postMessage({ type: 'signed', id, signed: { from, signatures } }, [signatures.buffer]);
 }
 
 async function handle(request: Request): Promise<void> {
   if (request.type === 'clear') {
     all = new BigUint64Array(0);
+    kept = [];
+    signed = 0;
     return;
   }
   try {
-    await add(request.id, request.inputs);
+    if (request.type === 'add') await add(request.id, request.inputs, request.sign, request.threads);
+    else await signKept(request.id);
   } catch (error) {
     scope.postMessage({ type: 'failed', id: request.id, message: error instanceof Error ? error.message : String(error) });
   }
