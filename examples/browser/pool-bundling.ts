@@ -4,8 +4,8 @@
  * workers through a constructor it reads from `globalThis`, which Vite does not recognise as a
  * worker: it copies the worker's script unbundled, and its relative imports fail to load. And
  * the worker loads the module inlined in the main entry (`init()`), which would put a second,
- * base64 copy of it in the bundle. So the demo's build rewrites three lines of the package's
- * ESM build, and fails loudly if one of them is no longer there.
+ * base64 copy of it in the bundle. So the demo's build rewrites four lines of the package's ESM
+ * build, and fails if one of them is no longer there.
  */
 
 import type { Plugin } from 'vite';

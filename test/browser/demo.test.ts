@@ -364,6 +364,11 @@ describe('the demo page, under a strict Content-Security-Policy', () => {
 
   it('skips binary files and lists them, and lists the documents without words', async () => {
     const png = (await readFile(`${demo}screenshot.png`)).subarray(0, 4096).toString('base64');
+    // Over a megabyte, files are probed before they are read whole: both ways must agree.
+    const largeBinary = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0]), Buffer.alloc(1_500_000, 0x41)]).toString('base64');
+    const large = { name: 'large.txt', text: makeSample({ originals: 600, groups: 0, seed: 3 }).documents.map((doc) => doc.text).join('\n') };
+    expect(large.text.length).toBeGreaterThan(1 << 20);
+    const unicode = 'Crème brûlée, naïve café — 日本語の文章を少し書きます 😀 and a few plain English words to end with.';
     const { page, watch } = await openDemo();
     const text = 'A short note that has words in it, enough of them to make a few shingles.';
     await drop(
@@ -372,16 +377,23 @@ describe('the demo page, under a strict Content-Security-Policy', () => {
         { name: 'photo.png', base64: png },
         { name: 'note.txt', text },
         { name: 'empty.txt', text: '' },
+        { name: 'large.png', base64: largeBinary },
         { name: 'dots.txt', text: '... !!! ???' },
+        large,
+        // A byte-order mark, dropped as Blob.text() drops it, and characters of two to four bytes.
+        { name: 'utf8.txt', text: `\uFEFF${unicode}` },
       ],
-      3,
+      5,
     );
-    expect(await shownStat(page, 'skipped')).toBe(1);
+    expect(await shownStat(page, 'skipped')).toBe(2);
     expect(await shownStat(page, 'without words')).toBe(2);
-    expect(await listed(page, 'skipped')).toEqual(['photo.png · binary file']);
+    expect(await listed(page, 'skipped')).toEqual(['photo.png · binary file', 'large.png · binary file']);
     expect(await listed(page, 'wordless')).toEqual(['empty.txt', 'dots.txt']);
     await page.screenshot({ path: artifact('demo-set-aside.png') });
-    expect([...(await exportedFingerprints(page)).keys()]).toEqual(['note.txt', 'empty.txt', 'dots.txt']);
+    const exported = await exportedFingerprints(page);
+    expect([...exported.keys()]).toEqual(['note.txt', 'empty.txt', 'dots.txt', 'large.txt', 'utf8.txt']);
+    expect(exported.get('large.txt')).toEqual(nodeFingerprints([large]).get('large.txt'));
+    expect(exported.get('utf8.txt')).toEqual(nodeFingerprints([{ name: 'utf8.txt', text: unicode }]).get('utf8.txt'));
     expect(await miscounted(page)).toEqual([]);
     expectQuiet(watch, server.origin);
   });

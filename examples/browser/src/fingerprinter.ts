@@ -16,11 +16,11 @@ export interface Added {
   readonly poolFailure: string | null;
 }
 
-/** What a request resolves to: `add`'s, or `sign`'s. */
-type Outcome = Added | Signed;
+/** The worker's last answer to a request. */
+type Answer = Extract<Reply, { readonly type: 'added' | 'signed' }>;
 
 interface Pending {
-  readonly resolve: (outcome: Outcome) => void;
+  readonly resolve: (answer: Answer) => void;
   readonly reject: (error: Error) => void;
   readonly onProgress: (done: number, total: number) => void;
 }
@@ -51,12 +51,19 @@ export class Fingerprinter {
    * larger than `POOL_THRESHOLD` is fingerprinted by a pool of `threads` workers (1: never).
    */
   add(inputs: readonly Input[], options: { readonly sign: boolean; readonly threads: number }, onProgress: Progress): Promise<Added> {
-    return this.#request((id) => ({ type: 'add', id, inputs, ...options }), onProgress) as Promise<Added>;
+    return this.#request((id) => ({ type: 'add', id, inputs, ...options }), onProgress).then((answer) => {
+      if (answer.type !== 'added') throw new Error(`the worker answered a drop with ${answer.type}`);
+      const { type: _type, id: _id, ...added } = answer;
+      return added;
+    });
   }
 
   /** Signs every document so far that has no MinHash signature yet. */
   sign(onProgress: Progress): Promise<Signed> {
-    return this.#request((id) => ({ type: 'sign', id }), onProgress) as Promise<Signed>;
+    return this.#request((id) => ({ type: 'sign', id }), onProgress).then((answer) => {
+      if (answer.type !== 'signed') throw new Error(`the worker answered a request to sign with ${answer.type}`);
+      return answer.signed;
+    });
   }
 
   /** Forgets every document so far. */
@@ -64,9 +71,9 @@ export class Fingerprinter {
     this.#worker.postMessage({ type: 'clear' } satisfies Request);
   }
 
-  #request(make: (id: number) => Request, onProgress: Progress): Promise<Outcome> {
+  #request(make: (id: number) => Request, onProgress: Progress): Promise<Answer> {
     const id = this.#nextId++;
-    return new Promise<Outcome>((resolve, reject) => {
+    return new Promise<Answer>((resolve, reject) => {
       if (this.#failure !== null) {
         reject(this.#failure);
         return;
@@ -85,10 +92,6 @@ export class Fingerprinter {
     }
     this.#pending.delete(reply.id);
     if (reply.type === 'failed') pending.reject(new Error(reply.message));
-    else if (reply.type === 'signed') pending.resolve(reply.signed);
-    else {
-      const { type: _type, id: _id, ...added } = reply;
-      pending.resolve(added);
-    }
+    else pending.resolve(reply);
   }
 }

@@ -17,7 +17,7 @@ import { bitsFromFirst, jaccardWithFirst, similarityText } from './measures.js';
 import type { DocumentInfo, Histogram, Signed, Skipped } from './protocol.js';
 import { loadSample } from './sample.js';
 import { DEFAULT_DISTANCE, DEFAULT_THRESHOLD, MINHASH_PERMUTATIONS as K, POOL_THRESHOLD, type Method } from './settings.js';
-import { renderAside, renderGroups } from './view.js';
+import { renderAside, renderGroups, type GroupMeasure } from './view.js';
 
 function byId<T extends Element>(id: string, type: abstract new () => T): T {
   const found = document.getElementById(id);
@@ -96,8 +96,16 @@ function stat(label: string, value: string): HTMLElement[] {
   return [term, definition];
 }
 
-/** The groups of `withWords` (positions) at the distance the slider sets, and how to show them. */
-function simhashGroups(withWords: readonly number[], distance: number) {
+/** Groups of positions, largest first, and how each group's members compare with its first. */
+interface Grouping {
+  readonly groups: readonly (readonly number[])[];
+  readonly measure: (group: readonly number[]) => GroupMeasure;
+}
+
+const NO_GROUPS: Grouping = { groups: [], measure: () => ({ badges: [], summary: '', codes: null }) };
+
+/** The groups of `withWords` (positions) at the distance the slider sets. */
+function simhashGroups(withWords: readonly number[], distance: number): Grouping {
   const labels = findClusters(BigUint64Array.from(withWords, (i) => fingerprints[i]!), { distance });
   return {
     groups: groupLabels(labels).map((members) => members.map((i) => withWords[i]!)),
@@ -106,7 +114,7 @@ function simhashGroups(withWords: readonly number[], distance: number) {
 }
 
 /** The groups of `withWords` (positions, all signed) at the threshold the slider sets. */
-function minhashGroups(withWords: readonly number[], threshold: number) {
+function minhashGroups(withWords: readonly number[], threshold: number): Grouping {
   const chosen = new Uint32Array(withWords.length * K);
   withWords.forEach((position, i) => chosen.set(signatures.subarray(position * K, (position + 1) * K), i * K));
   const labels = findClustersMinHash(chosen, { threshold, numPerm: K });
@@ -136,12 +144,13 @@ function regroup(): void {
       : `${histogram.sampled ? 'Estimated from a sample of the' : histogram.pairs === 1 ? 'The' : 'All'} ${count(histogram.pairs, 'pair')} of documents with words. ` +
         'Near-duplicates sit at the left, unrelated documents in the bell around 32 bits.';
   const withWords = [...fingerprints.keys()].filter((i) => fingerprints[i] !== 0n);
+  // MinHash groups only once every document is signed: the worker catches up, then regroups.
   const unsigned = minhash && signedCount < documents.length;
   if (unsigned) signRest();
   // Before any document, nothing needs WebAssembly: the page renders even where it is blocked.
   const { groups, measure } =
     withWords.length < 2 || unsigned
-      ? { groups: [], measure: () => ({ badges: [], summary: '', codes: null }) }
+      ? NO_GROUPS
       : minhash
         ? minhashGroups(withWords, threshold)
         : simhashGroups(withWords, distance);
@@ -210,7 +219,10 @@ function signRest(): void {
   const todo = documents.length - signedCount;
   const doing = `Computing the MinHash signatures of ${count(todo, 'document')}`;
   ui.status.textContent = `${doing}…`;
-  fingerprinter.sign((done, total) => showProgress(done, total, doing, 'Grouping…')).then(
+  const onProgress = (done: number, total: number): void => {
+    if (asked === generation) showProgress(done, total, doing, 'Grouping…');
+  };
+  fingerprinter.sign(onProgress).then(
     (signed) => {
       signing = false;
       ui.progress.hidden = true;
@@ -250,9 +262,9 @@ async function analyse(gathering: Gathered | Promise<Gathered>): Promise<void> {
     const doing = `${sign ? 'Fingerprinting and signing' : 'Fingerprinting'} ${count(inputs.length, 'document')}`;
     ui.status.textContent = `${doing}…`;
     const threads = ui.usePool.checked ? cores : 1;
-    const added = await fingerprinter.add(inputs, { sign, threads }, (done, total) =>
-      showProgress(done, total, doing, 'Measuring the distances between documents…'),
-    );
+    const added = await fingerprinter.add(inputs, { sign, threads }, (done, total) => {
+      if (asked === generation) showProgress(done, total, doing, 'Measuring the distances between documents…');
+    });
     if (asked !== generation) return;
     append({ ...added, skipped: unread.concat(added.skipped) });
     const seconds = ((performance.now() - started) / 1000).toFixed(2);

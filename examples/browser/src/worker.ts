@@ -19,6 +19,17 @@ import { MINHASH_OPTIONS, MINHASH_PERMUTATIONS as K, POOL_THRESHOLD, TEXT_OPTION
 /** Characters per batch: small enough for a smooth progress bar, large enough to cost nothing. */
 const BATCH_CHARACTERS = 256 * 1024;
 const SNIPPET_CHARACTERS = 160;
+/**
+ * Files read at once, in order. Reading a file is mostly waiting for the browser (a small file
+ * can take a millisecond), so overlapping the reads keeps the fingerprinting fed.
+ */
+const READ_AHEAD = 32;
+/** ...and at most this many bytes of them (but always one), so that large files are not all held at once. */
+const READ_AHEAD_BYTES = 16 << 20;
+/** Files up to this size are read in one go. */
+const WHOLE_READ_BYTES = 1 << 20;
+/** As `Blob.text()` decodes: UTF-8, a leading BOM dropped, bad bytes replaced. */
+const utf8 = new TextDecoder();
 
 /** The part of a dedicated worker's global scope used here (the project's lib is DOM's). */
 interface WorkerScope {
@@ -42,14 +53,23 @@ let signed = 0;
 
 const size = (input: Input): number => (input.kind === 'file' ? input.file.size : input.text.length);
 
-/** The input's text, or why it is not a document. */
-async function readInput(input: Input): Promise<{ text: string } | { reason: string }> {
+/** A document's text, or why an input is not a document. */
+type Outcome = { readonly text: string } | { readonly reason: string };
+
+/** The input's text, or why it is not a document; never rejects. */
+async function readInput(input: Input): Promise<Outcome> {
   if (input.kind === 'text') return input;
   try {
-    // Only the first bytes are read before deciding, so a large binary file costs nothing.
-    const head = new Uint8Array(await input.file.slice(0, BINARY_PROBE_BYTES).arrayBuffer());
-    if (looksBinary(head)) return { reason: 'binary file' };
-    return { text: await input.file.text() };
+    const { file } = input;
+    // Each read costs the worker a round trip to the browser, so a small file is read once;
+    // of a large one, only the first bytes before deciding, so a large binary file costs nothing.
+    if (file.size <= WHOLE_READ_BYTES) {
+      const bytes = new Uint8Array(await file.arrayBuffer());
+      if (looksBinary(bytes.subarray(0, BINARY_PROBE_BYTES))) return { reason: 'binary file' };
+      return { text: utf8.decode(bytes) };
+    }
+    if (looksBinary(new Uint8Array(await file.slice(0, BINARY_PROBE_BYTES).arrayBuffer()))) return { reason: 'binary file' };
+    return { text: await file.text() };
   } catch (error) {
     return { reason: `could not be read (${error instanceof Error ? error.message : String(error)})` };
   }
@@ -58,6 +78,29 @@ async function readInput(input: Input): Promise<{ text: string } | { reason: str
 function snippet(text: string): string {
   const head = text.slice(0, SNIPPET_CHARACTERS * 2).replace(/\s+/g, ' ').trim();
   return head.length > SNIPPET_CHARACTERS ? `${head.slice(0, SNIPPET_CHARACTERS)}…` : head;
+}
+
+/**
+ * Each of `inputs` with what reading it gave, in order, with up to `READ_AHEAD` reads (and
+ * `READ_AHEAD_BYTES`, or one file) under way.
+ */
+async function* readInOrder(inputs: readonly Input[]): AsyncGenerator<readonly [Input, Outcome], void, undefined> {
+  const reads: Promise<Outcome>[] = [];
+  let next = 0;
+  let pendingBytes = 0;
+  for (const input of inputs) {
+    while (
+      next < inputs.length &&
+      reads.length < READ_AHEAD &&
+      (reads.length === 0 || pendingBytes + size(inputs[next]!) <= READ_AHEAD_BYTES)
+    ) {
+      pendingBytes += size(inputs[next]!);
+      reads.push(readInput(inputs[next++]!));
+    }
+    const outcome = await reads.shift()!;
+    pendingBytes -= size(input);
+    yield [input, outcome];
+  }
 }
 
 /** What reading a request's inputs found so far. */
@@ -73,8 +116,7 @@ interface Reading {
 /** Reads `inputs` in order, recording each in `into`, and yields the texts of the documents. */
 async function* documentTexts(inputs: readonly Input[], into: Reading): AsyncGenerator<string, void, undefined> {
   let consumed = 0;
-  for (const input of inputs) {
-    const outcome = await readInput(input);
+  for await (const [input, outcome] of readInOrder(inputs)) {
     consumed += size(input);
     if ('reason' in outcome) {
       into.skipped.push({ name: input.name, reason: outcome.reason });
@@ -177,8 +219,7 @@ async function signKept(id: number): Promise<void> {
     batchCharacters = 0;
     scope.postMessage({ type: 'progress', id, done, total });
   };
-  for (const input of todo) {
-    const outcome = await readInput(input);
+  for await (const [input, outcome] of readInOrder(todo)) {
     if ('reason' in outcome) throw new Error(`${input.name} could not be read again for MinHash (${outcome.reason})`);
     done += size(input);
     batch.push(outcome.text);
