@@ -147,6 +147,21 @@ function nodeMinHashGroups(documents: readonly Named[], threshold: number): stri
   return canonical(labelGroups(labels).map((group) => group.map((i) => documents[withWords[i]!]!.name)));
 }
 
+/** The chart's label for the pairs of documents with words whose estimated Jaccard similarity reaches `threshold`. */
+function nodeAgreementLabel(documents: readonly Named[], threshold: number): string {
+  const fingerprints = wasm.fingerprintMany(documents.map((doc) => doc.text), TEXT_OPTIONS);
+  const withWords = [...fingerprints.keys()].filter((i) => fingerprints[i] !== 0n);
+  const k = MINHASH_PERMUTATIONS;
+  const signatures = wasm.minhashMany(withWords.map((i) => documents[i]!.text), MINHASH_OPTIONS);
+  let pairs = 0;
+  for (let a = 0; a < withWords.length; a++) {
+    for (let b = a + 1; b < withWords.length; b++) {
+      if (wasm.estimateJaccard(signatures.subarray(a * k, (a + 1) * k), signatures.subarray(b * k, (b + 1) * k)) >= threshold) pairs++;
+    }
+  }
+  return `≥ ${threshold.toFixed(2)}: ${pairs.toLocaleString('en')} ${pairs === 1 ? 'pair' : 'pairs'}`;
+}
+
 /** Chooses SimHash or MinHash, as a click on the switch does. */
 async function choose(page: Page, method: Method): Promise<void> {
   await page.locator(`label:has(#method-${method})`).click();
@@ -266,13 +281,19 @@ describe('the demo page, under a strict Content-Security-Policy', () => {
     const badges = await page.locator('#groups .badge:not(.first)').allTextContents();
     expect(badges).toHaveLength(expected.reduce((sum, group) => sum + group.length - 1, 0));
     for (const badge of badges) expect(badge).toMatch(/^J ≈ (0\.\d\d|1\.00)$/);
+    // The chart: every pair by its estimated similarity, those at or above the threshold apart.
+    expect(await page.locator('#chart .threshold-label').textContent()).toBe(nodeAgreementLabel(documents, DEFAULT_THRESHOLD));
+    expect(await page.locator('#chart .bar.near').count()).toBeGreaterThan(0);
+    expect(await page.locator('#chart .bar:not(.near)').count()).toBeGreaterThan(0);
     expect(await miscounted(page)).toEqual([]);
     await page.screenshot({ path: artifact('demo-minhash.png') });
 
     for (const threshold of ['0.8', '0.45']) {
       await page.locator('#threshold').fill(threshold);
       await expect.poll(() => page.locator('#threshold-value').textContent()).toBe(Number(threshold).toFixed(2));
-      expect(await shownGroups(page)).toEqual(nodeMinHashGroups(documents, Number(await page.locator('#threshold').inputValue())));
+      const chosen = Number(await page.locator('#threshold').inputValue());
+      expect(await shownGroups(page)).toEqual(nodeMinHashGroups(documents, chosen));
+      expect(await page.locator('#chart .threshold-label').textContent()).toBe(nodeAgreementLabel(documents, chosen));
     }
     // Back to SimHash, the distance slider's groups.
     await choose(page, 'simhash');

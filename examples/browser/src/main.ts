@@ -7,7 +7,7 @@
 import { findClusters, findClustersMinHash, init } from 'simhash-wasm/slim';
 // The module ships once, as a file, which both the page and the worker fetch.
 import wasmUrl from 'simhash-wasm/simhash.wasm?url';
-import { renderChart } from './chart.js';
+import { agreementAxis, bitsAxis, renderChart } from './chart.js';
 import { count, unit } from './count.js';
 import { fingerprintsCsv } from './csv.js';
 import { Fingerprinter, type Added } from './fingerprinter.js';
@@ -65,6 +65,8 @@ let documents: DocumentInfo[] = [];
 let skipped: Skipped[] = [];
 let fingerprints = new BigUint64Array(0);
 let histogram: Histogram | null = null;
+/** How many pairs agree in each number of signature positions, when every document is signed. */
+let agreement: Histogram | null = null;
 /** MinHash signatures of documents `0 .. signedCount - 1`, back to back. */
 let signatures = new Uint32Array(0);
 let signedCount = 0;
@@ -134,15 +136,26 @@ function regroup(): void {
   ui.distanceValue.value = String(distance);
   ui.distanceUnit.textContent = unit(distance, 'bit');
   ui.thresholdValue.value = similarityText(threshold);
-  renderChart(ui.chart, histogram, distance);
-  ui.chart.classList.toggle('off', minhash);
+  // A pair reaches the threshold when its signatures agree in at least this many positions.
+  const needed = Math.ceil(threshold * K - 1e-9);
+  const shown = minhash ? agreement : histogram;
+  if (minhash) renderChart(ui.chart, agreement, agreementAxis(K, needed, similarityText(threshold)));
+  else renderChart(ui.chart, histogram, bitsAxis(distance));
+  ui.chart.setAttribute(
+    'aria-label',
+    minhash ? 'How many pairs of documents have each estimated Jaccard similarity' : 'How many pairs of documents differ in each number of bits',
+  );
+  const pairs =
+    shown === null || shown.pairs === 0
+      ? ''
+      : `${shown.sampled ? 'Estimated from a sample of the' : shown.pairs === 1 ? 'The' : 'All'} ${count(shown.pairs, 'pair')} of documents with words. `;
   ui.chartNote.textContent = minhash
-    ? 'The chart of distances is SimHash\'s. MinHash groups two documents when their signatures agree in at least ' +
-      `${similarityText(threshold)} of their ${K} positions and share an LSH band; the badges give each document's estimated Jaccard similarity with its group's first.`
-    : histogram === null || histogram.pairs === 0
+    ? pairs === ''
+      ? 'The distribution of the estimated similarity of every two documents with words appears here.'
+      : `${pairs}Near-duplicates sit at the right, unrelated documents near 0; the groups join the pairs at or above the threshold that share one of the LSH bands, nearly all of them.`
+    : pairs === ''
       ? 'The distribution of distances between every two documents with words appears here.'
-      : `${histogram.sampled ? 'Estimated from a sample of the' : histogram.pairs === 1 ? 'The' : 'All'} ${count(histogram.pairs, 'pair')} of documents with words. ` +
-        'Near-duplicates sit at the left, unrelated documents in the bell around 32 bits.';
+      : `${pairs}Near-duplicates sit at the left, unrelated documents in the bell around 32 bits.`;
   const withWords = [...fingerprints.keys()].filter((i) => fingerprints[i] !== 0n);
   // MinHash groups only once every document is signed: the worker catches up, then regroups.
   const unsigned = minhash && signedCount < documents.length;
@@ -180,7 +193,7 @@ function regroup(): void {
 }
 
 /** Keeps the signatures of documents `from` onwards. */
-function keepSignatures({ from, signatures: added }: Signed): void {
+function keepSignatures({ from, signatures: added, agreement: distribution }: Signed): void {
   const end = from + added.length / K;
   if (end * K > signatures.length) {
     const grown = new Uint32Array(end * K);
@@ -189,6 +202,7 @@ function keepSignatures({ from, signatures: added }: Signed): void {
   }
   signatures.set(added, from * K);
   signedCount = end;
+  agreement = distribution;
 }
 
 function append(added: Added): void {
@@ -200,6 +214,8 @@ function append(added: Added): void {
   fingerprints = grown;
   histogram = added.histogram;
   if (added.signed !== null) keepSignatures(added.signed);
+  // The documents just added are not in it: a request to sign them brings a new one.
+  else agreement = null;
 }
 
 /** Shows `doing` and how far along it is, or `then` once it is done. */
@@ -324,6 +340,7 @@ function wire(): void {
     pasted = 0;
     fingerprints = new BigUint64Array(0);
     histogram = null;
+    agreement = null;
     regroup();
     ui.status.textContent = 'No documents yet.';
   });

@@ -39,11 +39,14 @@ export type Request =
 
 /**
  * MinHash signatures of consecutive documents: those of documents `from` onwards, back to back.
- * The worker signs documents in order, so every document before `from` already has one.
+ * The worker signs documents in order, so every document before `from` already has one, and
+ * sends them only when every document so far has one.
  */
 export interface Signed {
   readonly from: number;
   readonly signatures: Uint32Array;
+  /** How many pairs of documents with words agree in each number of signature positions. */
+  readonly agreement: Histogram;
 }
 
 /** Worker → page. */
@@ -70,9 +73,12 @@ export type Reply =
   | { readonly type: 'signed'; readonly id: number; readonly signed: Signed }
   | { readonly type: 'failed'; readonly id: number; readonly message: string };
 
-/** How many pairs of documents differ in each number of bits, 0 to 64. */
+/**
+ * How many pairs of documents differ in each number of bits, 0 to 64 (SimHash), or agree in
+ * each number of signature positions, 0 to 128 (MinHash).
+ */
 export interface Histogram {
-  /** `counts[d]`: pairs at distance d (scaled up to all pairs when sampled). */
+  /** `counts[d]`: pairs at d (scaled up to all pairs when sampled). */
   readonly counts: Float64Array;
   /** Whether the counts come from a uniform sample of the documents. */
   readonly sampled: boolean;

@@ -2,9 +2,9 @@
  * The fingerprinting worker: reads dropped files, fingerprints them in batches with a progress
  * report after each (a large drop on a pool of workers of its own, one per core), signs them
  * for MinHash when asked, and measures the distance distribution, all off the page's thread so
- * that a large drop never freezes the page. It keeps every fingerprint so far, and each
- * document's input (a file handle, or pasted text) to sign it later if MinHash is chosen then;
- * the texts of files are not kept.
+ * that a large drop never freezes the page. It keeps every fingerprint and signature so far,
+ * and each document's input (a file handle, or pasted text) to sign it later if MinHash is
+ * chosen then; the texts of files are not kept.
  */
 
 import type { Pool } from 'simhash-wasm/parallel';
@@ -12,7 +12,7 @@ import { fingerprintMany, init, minhashMany } from 'simhash-wasm/slim';
 import wasmUrl from 'simhash-wasm/simhash.wasm?url';
 // The command line's own rule, so that the page and `simhash-wasm dedup` skip the same files.
 import { BINARY_PROBE_BYTES, looksBinary } from '../../../ts/shared/binary.js';
-import { distanceHistogram } from './histogram.js';
+import { agreementHistogram, distanceHistogram } from './histogram.js';
 import type { DocumentInfo, Input, Reply, Request, Signed, Skipped } from './protocol.js';
 import { MINHASH_OPTIONS, MINHASH_PERMUTATIONS as K, POOL_THRESHOLD, TEXT_OPTIONS } from './settings.js';
 
@@ -48,7 +48,8 @@ ready.catch(() => undefined);
 let all = new BigUint64Array(0);
 /** The input of every document so far, in order. */
 let kept: Input[] = [];
-/** Documents `0 .. signed - 1` have been signed (the signatures are the page's). */
+/** The signatures of documents `0 .. signed - 1`, back to back. */
+let signatures = new Uint32Array(0);
 let signed = 0;
 
 const size = (input: Input): number => (input.kind === 'file' ? input.file.size : input.text.length);
@@ -151,7 +152,7 @@ async function add(id: number, inputs: readonly Input[], sign: boolean, threads:
   const reading: Reading = { documents: [], inputs: [], ends: [], skipped: [] };
   const { documents, skipped, ends } = reading;
   const fingerprints = new BigUint64Array(inputs.length);
-  const signatures = signing ? new Uint32Array(inputs.length * K) : null;
+  const newSignatures = signing ? new Uint32Array(inputs.length * K) : null;
   const texts = documentTexts(inputs, reading);
   let at = 0;
   const report = (): void => scope.postMessage({ type: 'progress', id, done: at === 0 ? 0 : ends[at - 1]!, total });
@@ -171,7 +172,7 @@ async function add(id: number, inputs: readonly Input[], sign: boolean, threads:
     const flush = (): void => {
       if (batch.length === 0) return;
       fingerprints.set(fingerprintMany(batch, TEXT_OPTIONS), at);
-      signatures?.set(minhashMany(batch, MINHASH_OPTIONS), at * K);
+      newSignatures?.set(minhashMany(batch, MINHASH_OPTIONS), at * K);
       at += batch.length;
       batch = [];
       batchCharacters = 0;
@@ -190,14 +191,29 @@ async function add(id: number, inputs: readonly Input[], sign: boolean, threads:
   grown.set(all);
   grown.set(added, all.length);
   all = grown;
-  const signedNow: Signed | null = signatures === null ? null : { from: kept.length, signatures: signatures.slice(0, documents.length * K) };
+  const from = kept.length;
   kept = kept.concat(reading.inputs);
-  if (signing) signed = kept.length;
+  const signedNow = newSignatures === null ? null : keepSignatures(from, newSignatures.subarray(0, documents.length * K));
   // Documents without words all share the fingerprint 0 and would pile up at distance 0.
   const histogram = distanceHistogram(all.filter((fingerprint) => fingerprint !== 0n));
-  const transfer = [added.buffer, histogram.counts.buffer, ...(signedNow === null ? [] : [signedNow.signatures.buffer])];
+  const transfer = [added.buffer, histogram.counts.buffer, ...(signedNow === null ? [] : [signedNow.signatures.buffer, signedNow.agreement.counts.buffer])];
   const workers = pool?.threads ?? 1;
   scope.postMessage({ type: 'added', id, documents, fingerprints: added, skipped, histogram, signed: signedNow, workers, poolFailure: failure }, transfer);
+}
+
+/**
+ * Keeps `added`, the signatures of documents `from` onwards (the last of them all), and returns
+ * a copy of them for the page, with the agreement of every two documents with words.
+ */
+function keepSignatures(from: number, added: Uint32Array): Signed {
+  const grown = new Uint32Array(from * K + added.length);
+  grown.set(signatures.subarray(0, from * K));
+  grown.set(added, from * K);
+  signatures = grown;
+  signed = kept.length;
+  // Documents without words all sign as 0xFFFFFFFF everywhere and would pile up at agreement 1.
+  const withWords = [...all.keys()].filter((d) => all[d] !== 0n);
+  return { from, signatures: added.slice(), agreement: agreementHistogram(signatures, K, withWords) };
 }
 
 /** Signs every document without a signature, reading each again. */
@@ -206,14 +222,14 @@ async function signKept(id: number): Promise<void> {
   const from = signed;
   const todo = kept.slice(from);
   const total = todo.reduce((sum, input) => sum + size(input), 0);
-  const signatures = new Uint32Array(todo.length * K);
+  const added = new Uint32Array(todo.length * K);
   let batch: string[] = [];
   let batchCharacters = 0;
   let at = 0;
   let done = 0;
   const flush = (): void => {
     if (batch.length === 0) return;
-    signatures.set(minhashMany(batch, MINHASH_OPTIONS), at * K);
+    added.set(minhashMany(batch, MINHASH_OPTIONS), at * K);
     at += batch.length;
     batch = [];
     batchCharacters = 0;
@@ -227,14 +243,15 @@ async function signKept(id: number): Promise<void> {
     if (batchCharacters >= BATCH_CHARACTERS) flush();
   }
   flush();
-  signed = kept.length;
-  scope.postMessage({ type: 'signed', id, signed: { from, signatures } }, [signatures.buffer]);
+  const signedNow = keepSignatures(from, added);
+  scope.postMessage({ type: 'signed', id, signed: signedNow }, [signedNow.signatures.buffer, signedNow.agreement.counts.buffer]);
 }
 
 async function handle(request: Request): Promise<void> {
   if (request.type === 'clear') {
     all = new BigUint64Array(0);
     kept = [];
+    signatures = new Uint32Array(0);
     signed = 0;
     return;
   }
