@@ -2,8 +2,8 @@
 /** The worker pool: the batch operations of the synchronous API, spread over workers. */
 
 import { checkClustersOptions } from '../shared/clusters-options.js';
-import { PARTS_CODE, blocksOf, explicitFilter, filterOptions, partsOf } from '../shared/filter.js';
-import { binomial, chooseFilter } from '../shared/plan.js';
+import { explicitFilter, filterOptions } from '../shared/filter.js';
+import { chooseFilter } from '../shared/plan.js';
 import { resolveTextOptions } from '../shared/text-options.js';
 import type { FindAllOptions, FindClustersOptions, PairResult, TextOptions, U64Input, WeightInput } from '../shared/types.js';
 import {
@@ -244,8 +244,8 @@ export class Pool {
 
   /**
    * `findAll` of the synchronous API: every pair within `options.distance`, sorted by
-   * `(left, right)`. The layout's tables are dealt out to the workers, which each search the
-   * whole input in theirs; each pair is found by exactly one, and the sorted parts are merged.
+   * `(left, right)`. Each worker searches its share of the runs of every table (see
+   * `WorkSlice`); each pair is found by exactly one, and the sorted parts are merged.
    * Each part is bounded by `options.maxPairs`, and so is the merged result.
    *
    * @throws {TypeError | RangeError} for bad fingerprints or options, and a `RangeError` when
@@ -261,7 +261,7 @@ export class Pool {
     // is no valid explicit option.
     const sliceOptions = { distance, maxPairs, ...filterOptions(filter) };
     const parts = await Promise.all(
-      this.#slices(distance, filter).map((slice) =>
+      this.#slices(filter).map((slice) =>
         this.#workers.run<PairResult>({ op: 'findAllSlice', fingerprints: input, options: sliceOptions, slice }),
       ),
     );
@@ -272,7 +272,7 @@ export class Pool {
 
   /**
    * `findClusters` of the synchronous API: for each position, the smallest position of its
-   * component. Each worker labels the components of the pairs its tables find; the labels are
+   * component. Each worker labels the components of the pairs its share of the runs finds; the labels are
    * joined here.
    *
    * @throws {TypeError | RangeError} for bad fingerprints or options.
@@ -281,7 +281,7 @@ export class Pool {
     const input = copyU64Input(fingerprints, 'fingerprints', this.#shared);
     const { distance, filter } = checkClustersOptions(options, input.length);
     const parts = await Promise.all(
-      this.#slices(distance, filter).map((slice) =>
+      this.#slices(filter).map((slice) =>
         this.#workers.run<Uint32Array>({
           op: 'findClustersSlice',
           fingerprints: input,
@@ -293,10 +293,12 @@ export class Pool {
     return parts.length === 1 ? parts[0]! : joinSliceLabels(parts);
   }
 
-  /** One slice per worker, but no more slices than the filter has units (tables or parts). */
-  #slices(distance: number, filter: number): { index: number; count: number }[] {
-    const units = filter === 0 ? 1 : filter >= PARTS_CODE ? partsOf(filter) : binomial(blocksOf(filter), distance);
-    const count = Math.max(1, Math.min(this.threads, units));
+  /**
+   * One slice per worker, each a share of every table's (or part's) runs; the direct search
+   * (filter 0, chosen only for small inputs) is a single run, for one worker.
+   */
+  #slices(filter: number): { index: number; count: number }[] {
+    const count = filter === 0 ? 1 : this.threads;
     return Array.from({ length: count }, (_, index) => ({ index, count }));
   }
 

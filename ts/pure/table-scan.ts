@@ -12,7 +12,7 @@ import { partKeyBits } from '../shared/plan.js';
 import { KeySorter } from './radix-sort.js';
 import { computeKeys, keyLowOf, tableWords } from './tables.js';
 import { Ball, filterUnits, partUnits, type Unit } from './units.js';
-import { sliceIncludes, type WorkSlice } from '../shared/work-slice.js';
+import { sliceOwns, type WorkSlice } from '../shared/work-slice.js';
 
 /** Fingerprints of one run, copied together so that visiting them reads no further. */
 export class RunBuffer {
@@ -51,9 +51,10 @@ export interface RunVisitor {
 /**
 /**
  * Visits the runs of a scan over `words` (fingerprints as 32-bit halves) with the filter of
- * code `filter` (see `filter.ts`), in the units of `slice`: with 0, one run of everything, in
- * position order (a single unit, unit 0); with blocks, the runs of equal keys of each table
- * the slice includes; with parts, the buckets and pairs of buckets of each part it includes.
+ * code `filter` (see `filter.ts`) that `slice` owns: with 0, one run of everything, in position
+ * order (slice 0's); with blocks, the runs of equal keys of each table, owned by the low
+ * {@link SHARE_BITS} bits of their key; with parts, the buckets of each part and the pairs of
+ * buckets from them, owned by the bucket.
  * Over the whole search, every pair within `distance` bits is visited at least once.
  */
 export function scanRuns(words: Uint32Array, distance: number, filter: number, slice: WorkSlice, visit: RunVisitor): void {
@@ -61,7 +62,7 @@ export function scanRuns(words: Uint32Array, distance: number, filter: number, s
   if (n < 2) return;
   const run = new RunBuffer();
   if (filter === 0) {
-    if (!sliceIncludes(slice, 0)) return;
+    if (slice.index !== 0) return;
     run.reserve(n);
     for (let p = 0; p < n; p++) {
       run.positions[p] = p;
@@ -79,16 +80,18 @@ export function scanRuns(words: Uint32Array, distance: number, filter: number, s
   const units = filterUnits(filter, distance);
   const wide = layout.tables.some((table) => table.prefixBits > 32);
   const sorter = new KeySorter(n, wide);
-  for (let t = slice.index; t < layout.tables.length; t += slice.count) {
+  const whole = slice.count === 1;
+  for (let t = 0; t < layout.tables.length; t++) {
     const table = tableWords(layout, t);
     computeKeys(words, table.pieces, sorter.low, sorter.high);
     const { positions: order, low: keyLow, high: keyHigh } = sorter.sort(table.keyBits);
     const wideKeys = table.keyBits > 32;
+    const shareBits = Math.min(SHARE_BITS, table.keyBits);
     let start = 0;
     for (let i = 1; i <= n; i++) {
       if (i < n && keyLow[i] === keyLow[start] && (!wideKeys || keyHigh[i] === keyHigh[start])) continue;
       const length = i - start;
-      if (length > 1) {
+      if (length > 1 && (whole || sliceOwns(slice, keyLow[start]! & (2 ** shareBits - 1), shareBits))) {
         run.reserve(length);
         const { positions, low, high } = run;
         for (let k = 0; k < length; k++) {
@@ -104,6 +107,9 @@ export function scanRuns(words: Uint32Array, distance: number, filter: number, s
   }
 }
 
+/** Bits of a table's key that decide which slice owns its run. */
+const SHARE_BITS = 16;
+
 /** Copies the fingerprints at `order[start .. end)` into `run`. */
 function fill(run: RunBuffer, words: Uint32Array, order: Uint32Array, start: number, end: number): void {
   run.reserve(end - start);
@@ -117,9 +123,10 @@ function fill(run: RunBuffer, words: Uint32Array, order: Uint32Array, start: num
 }
 
 /**
- * For each searched part of the slice: counts the fingerprints into buckets by the low
+ * For each searched part: counts the fingerprints into buckets by the low
  * {@link partKeyBits} bits of the part, then visits every bucket and every pair of buckets
- * whose keys lie within the part's radius (each pair once, from the lower key).
+ * whose keys lie within the part's radius (each pair once, from the lower key): those buckets
+ * `slice` owns.
  */
 function joinParts(words: Uint32Array, units: Unit[], slice: WorkSlice, visit: RunVisitor): void {
   const n = words.length / 2;
@@ -128,7 +135,7 @@ function joinParts(words: Uint32Array, units: Unit[], slice: WorkSlice, visit: R
   const ball = new Ball();
   const keys = new Uint32Array(n);
   const order = new Uint32Array(n);
-  for (let u = slice.index; u < units.length; u += slice.count) {
+  for (let u = 0; u < units.length; u++) {
     const unit = units[u]!;
     if (unit.radius < 0) continue;
     const bits = partKeyBits(unit.keyBits, n);
@@ -146,6 +153,10 @@ function joinParts(words: Uint32Array, units: Unit[], slice: WorkSlice, visit: R
     for (let bucket = 0; bucket <= mask; bucket++) {
       const end = ends[bucket]!;
       if (end === start) continue;
+      if (!sliceOwns(slice, bucket, bits)) {
+        start = end;
+        continue;
+      }
       fill(here, words, order, start, end);
       if (end - start > 1) visit.run(here, end - start, unit);
       ball.reset(bits, unit.radius).next();

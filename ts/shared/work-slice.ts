@@ -8,10 +8,14 @@ import type { PairResult } from './types.js';
 import { flattenToRoots, union } from './union-find.js';
 
 /**
- * The filter units `u` (a layout's tables, in their fixed order; the direct search is one unit,
- * unit 0) with `u % count === index`. A pair is reported only by the first unit in which it
- * collides, so the slices `0..count` of one search report disjoint sets of pairs whose union is
- * the whole result, for any `count` (slices beyond the number of units are empty).
+ * A share of a batch search: within every filter unit (a permuted table, or a part), the runs
+ * whose key falls in the slice's range of keys. Keys are split into `count` ranges of nearly
+ * equal width by some of their bits that every member of a run shares (which bits is each
+ * entry's own choice); the direct search is a single run, which slice 0 takes. A pair is
+ * reported only by the first unit in which it collides, and there by one run (for parts, by the
+ * lower of two buckets), so the slices `0..count` of one search report disjoint sets of pairs
+ * whose union is the whole result, for any `count`; and each slice does about `1/count` of the
+ * work of every unit, however many units there are and whatever they cost.
  */
 export interface WorkSlice {
   /** Which slice: an integer in `0..count-1`. */
@@ -39,9 +43,12 @@ export function checkWorkSlice(slice: WorkSlice): WorkSlice {
   return slice;
 }
 
-/** Whether unit `unit` (a table's position in its layout) belongs to `slice`. */
-export function sliceIncludes(slice: WorkSlice, unit: number): boolean {
-  return unit % slice.count === slice.index;
+/**
+ * Whether `slice` owns the run whose key has `top` in the `bits` bits that decide (`bits <= 32`,
+ * `top < 2^bits`): range `floor(top * count / 2^bits)`.
+ */
+export function sliceOwns(slice: WorkSlice, top: number, bits: number): boolean {
+  return Math.floor((top * slice.count) / 2 ** bits) === slice.index;
 }
 
 /**

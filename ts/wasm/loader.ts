@@ -8,7 +8,7 @@ import { describe } from '../shared/validate.js';
 import { wasmBase64 } from './generated/wasm-bytes.js';
 
 /** The ABI this loader speaks; a module reporting another version is refused. */
-export const ABI_VERSION = 5;
+export const ABI_VERSION = 6;
 
 /** The raw exports of the module (see crates/simhash-wasm/src/lib.rs for the contracts). */
 export interface WasmExports {

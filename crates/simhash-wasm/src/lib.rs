@@ -19,8 +19,9 @@ use simhash_core::text::{TextOptions, Unit, Weighting};
 use simhash_core::{Error, Index, Matches, Slice, Strategy};
 use std::alloc::{self, Layout};
 
-/// Bumped whenever a signature or a status code changes; the loader refuses other versions.
-pub const ABI_VERSION: u32 = 5;
+/// Bumped whenever a signature, a status code or the meaning of an argument changes; the loader
+/// refuses other versions.
+pub const ABI_VERSION: u32 = 6;
 
 const OK: i32 = 0;
 

@@ -52,64 +52,57 @@ fn scale(x: u32, k: usize) -> usize {
     ((u64::from(x) * k as u64) >> 32) as usize
 }
 
+/// A bin no feature fell into: above every feature's 32-bit value.
+const UNFILLED: u64 = u64::MAX;
+
 /// Builds one signature from features pushed one at a time.
 struct Sketch<'a> {
     key: u64,
     out: &'a mut [u32],
-    /// Whether a feature fell into each bin (a bin's minimum may legitimately be `u32::MAX`).
-    filled: &'a mut Vec<bool>,
+    /// Each bin's minimum so far, widened to 64 bits so that [`UNFILLED`] can mark an empty
+    /// bin (a bin's minimum may legitimately be `u32::MAX`) and the update is a plain `min`,
+    /// without a branch on whether the bin was filled.
+    bins: &'a mut Vec<u64>,
 }
 
 impl<'a> Sketch<'a> {
-    fn new(seed: u64, out: &'a mut [u32], filled: &'a mut Vec<bool>) -> Self {
-        out.fill(EMPTY);
-        filled.clear();
-        filled.resize(out.len(), false);
-        Sketch { key: seed_key(seed), out, filled }
+    fn new(seed: u64, out: &'a mut [u32], bins: &'a mut Vec<u64>) -> Self {
+        bins.clear();
+        bins.resize(out.len(), UNFILLED);
+        Sketch { key: seed_key(seed), out, bins }
     }
 
     #[inline]
     fn push(&mut self, feature: u64) {
         let x = fmix64(feature ^ self.key);
-        let bin = scale((x >> 32) as u32, self.out.len());
-        let value = x as u32;
-        // `bin < out.len()` by construction of `scale`.
-        if let (Some(slot), Some(filled)) = (self.out.get_mut(bin), self.filled.get_mut(bin)) {
-            if !*filled || value < *slot {
-                *slot = value;
-                *filled = true;
-            }
+        let bin = scale((x >> 32) as u32, self.bins.len());
+        // `bin < bins.len()` by construction of `scale`.
+        if let Some(slot) = self.bins.get_mut(bin) {
+            *slot = (*slot).min(x & 0xFFFF_FFFF);
         }
     }
 
-    /// Fills the empty bins: bin i probes bins `scale(fmix32(key32 ^ i·φ ^ a·c), k)` for
-    /// a = 1, 2, … up to 8k attempts, and takes the minimum of the first originally filled one;
-    /// should all attempts miss (probability below e⁻⁸ per bin), it takes the next filled bin
-    /// after i, cyclically. Nothing is filled for a set without features.
+    /// Writes the signature: a filled bin its minimum; an empty bin i the minimum of the first
+    /// filled bin among `scale(fmix32(key32 ^ i·φ ^ a·c), k)` for a = 1, 2, … up to 8k
+    /// attempts, or, should all attempts miss (probability below e⁻⁸ per bin), of the next
+    /// filled bin after i, cyclically. A set without features gets [`EMPTY`] everywhere.
     fn finish(self) {
-        let k = self.out.len();
-        if !self.filled.iter().any(|&f| f) {
+        let k = self.bins.len();
+        let bins = &*self.bins;
+        if bins.iter().all(|&b| b == UNFILLED) {
+            self.out.fill(EMPTY);
             return;
         }
         let key = self.key as u32;
-        for i in 0..k {
-            if self.filled[i] {
+        for (i, slot) in self.out.iter_mut().enumerate() {
+            if bins[i] != UNFILLED {
+                *slot = bins[i] as u32;
                 continue;
             }
             let base = key ^ (i as u32).wrapping_mul(0x9E37_79B1);
-            let mut donor = None;
-            for attempt in 1..=(8 * k as u32) {
-                let j = scale(fmix32(base ^ attempt.wrapping_mul(0x85EB_CA77)), k);
-                if self.filled[j] {
-                    donor = Some(j);
-                    break;
-                }
-            }
-            let j = match donor {
-                Some(j) => j,
-                None => (1..k).map(|step| (i + step) % k).find(|&j| self.filled[j]).unwrap_or(i),
-            };
-            self.out[i] = self.out[j];
+            let probed = (1..=(8 * k as u32)).map(|attempt| scale(fmix32(base ^ attempt.wrapping_mul(0x85EB_CA77)), k)).find(|&j| bins[j] != UNFILLED);
+            let j = probed.or_else(|| (1..k).map(|step| (i + step) % k).find(|&j| bins[j] != UNFILLED)).unwrap_or(i);
+            *slot = bins[j] as u32;
         }
     }
 }
@@ -129,8 +122,8 @@ fn check_permutations(k: usize) -> Result<(), Error> {
 /// [`Error::InvalidPermutations`] for a length of `out` outside `1..=MAX_PERMUTATIONS`.
 pub fn signature(features: &[u64], seed: u64, out: &mut [u32]) -> Result<(), Error> {
     check_permutations(out.len())?;
-    let mut filled = Vec::new();
-    let mut sketch = Sketch::new(seed, out, &mut filled);
+    let mut bins = Vec::new();
+    let mut sketch = Sketch::new(seed, out, &mut bins);
     for &feature in features {
         sketch.push(feature);
     }
@@ -173,9 +166,9 @@ pub fn signature_many(features: &[u64], offsets: &[u32], seed: u64, out: &mut [u
     if k == 0 {
         return Ok(());
     }
-    let mut filled = Vec::new();
+    let mut bins = Vec::new();
     for (window, slot) in offsets.windows(2).zip(out.chunks_exact_mut(k)) {
-        let mut sketch = Sketch::new(seed, slot, &mut filled);
+        let mut sketch = Sketch::new(seed, slot, &mut bins);
         for &feature in &features[window[0] as usize..window[1] as usize] {
             sketch.push(feature);
         }
@@ -195,10 +188,10 @@ pub fn text_signature_many(texts: &[u8], offsets: &[u32], options: &TextOptions,
     if k == 0 {
         return Ok(());
     }
-    let mut filled = Vec::new();
+    let mut bins = Vec::new();
     let mut scratch = Scratch::default();
     for (window, slot) in offsets.windows(2).zip(out.chunks_exact_mut(k)) {
-        let mut sketch = Sketch::new(seed, slot, &mut filled);
+        let mut sketch = Sketch::new(seed, slot, &mut bins);
         for_each_feature(&texts[window[0] as usize..window[1] as usize], options, &mut scratch, |f| sketch.push(f))?;
         sketch.finish();
     }

@@ -2,13 +2,17 @@
 
 use crate::Error;
 
-/// A share of the filter units of a batch search: the units `u` with `u % count == index`.
+/// A share of the work of a batch search: within every filter unit (a permuted table, or a
+/// part), the runs whose key falls in the share's range of keys.
 ///
-/// For the permuted-table layouts a unit is one table; the direct strategy is a single unit
-/// (unit 0). A pair is reported only by the first unit, in the fixed table order, in which it
-/// collides, so the slices `0..count` of one search together report each pair exactly once:
-/// their union is the whole result, whatever `count` (beyond the number of units, the extra
-/// slices are simply empty).
+/// Keys are split into `count` ranges of nearly equal width by their top bits, the same in every
+/// unit; a slice takes range `index`. A run (fingerprints with one key) lies in one range, and
+/// a pair is reported only by the first unit in which it collides, within it by one run (or, for
+/// parts, by the lower of two buckets), so the slices `0..count` of one search together report
+/// each pair exactly once. Each slice does about `1/count` of the sorting and visiting of every
+/// unit, whatever the number of units (a slice of the tables would leave workers idle when the
+/// units are fewer than the workers or unequal in cost). The direct strategy has a single run:
+/// slice 0 takes it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Slice {
     index: u32,
@@ -16,7 +20,7 @@ pub struct Slice {
 }
 
 impl Slice {
-    /// Every unit: the whole search.
+    /// Every run: the whole search.
     pub const WHOLE: Slice = Slice { index: 0, count: 1 };
 
     /// The `index`-th of `count` slices.
@@ -41,10 +45,16 @@ impl Slice {
         self.count
     }
 
-    /// Whether unit `unit` (a table's position in the layout's order) belongs to this slice.
+    /// Whether this is the whole search.
+    pub fn is_whole(self) -> bool {
+        self.count == 1
+    }
+
+    /// Whether the run of key `top` belongs to this slice, where `top` is the key's top `bits`
+    /// bits (`bits <= 32`, so `top < 2^bits`): range `floor(top · count / 2^bits)`.
     #[inline]
-    pub fn includes(self, unit: usize) -> bool {
-        unit % self.count as usize == self.index as usize
+    pub fn owns(self, top: u64, bits: u32) -> bool {
+        (top * u64::from(self.count)) >> bits == u64::from(self.index)
     }
 }
 
@@ -53,14 +63,26 @@ mod tests {
     use super::*;
 
     #[test]
-    fn slices_partition_the_units() {
-        for count in 1..9u32 {
-            for unit in 0..40usize {
-                let owners = (0..count).filter(|&i| Slice::new(i, count).unwrap().includes(unit)).count();
-                assert_eq!(owners, 1);
+    fn slices_partition_the_keys_evenly() {
+        for bits in [0u32, 1, 3, 16, 32] {
+            for count in [1u32, 2, 3, 7, 64, u32::MAX] {
+                let mut owned = vec![0u64; count.min(64) as usize];
+                for top in (0..1u64 << bits).step_by(((1u64 << bits) / 4096).max(1) as usize).chain([(1u64 << bits) - 1]) {
+                    let owners: Vec<u32> = (0..count.min(64)).filter(|&i| Slice::new(i, count).unwrap().owns(top, bits)).collect();
+                    let beyond = count > 64 && (top * u64::from(count)) >> bits >= 64;
+                    assert_eq!(owners.len(), usize::from(!beyond), "top {} bits {} count {}", top, bits, count);
+                    if let Some(&i) = owners.first() {
+                        owned[i as usize] += 1;
+                    }
+                }
+                if bits == 16 && count <= 7 {
+                    // Ranges of nearly equal width.
+                    let (low, high) = (owned.iter().min().unwrap(), owned.iter().max().unwrap());
+                    assert!(high - low <= 1 + high / 100, "{:?}", owned);
+                }
             }
         }
-        assert!(Slice::WHOLE.includes(0) && Slice::WHOLE.includes(17));
+        assert!(Slice::WHOLE.owns(0, 0) && Slice::WHOLE.owns(17, 5) && Slice::WHOLE.is_whole());
         assert_eq!(Slice::new(2, 2), Err(Error::InvalidSlice { index: 2, count: 2 }));
         assert_eq!(Slice::new(0, 0), Err(Error::InvalidSlice { index: 0, count: 0 }));
     }

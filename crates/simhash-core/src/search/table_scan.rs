@@ -28,8 +28,8 @@ pub(crate) trait RunVisitor {
     fn visit_cross(&mut self, a: &[Member], b: &[Member], unit: Unit<'_>) -> Result<(), Error>;
 }
 
-/// Runs the scan of `strategy` over `fingerprints`, visiting every run of the units (tables,
-/// or parts) in `slice`. Over the whole search, every pair within `distance` bits shares a run
+/// Runs the scan of `strategy` over `fingerprints`, visiting the runs of every unit (table, or
+/// part) that `slice` owns (see [`Slice`]). Over the whole search, every pair within `distance` bits shares a run
 /// (or a pair of runs, for parts) at least once (in the first unit where it collides or
 /// qualifies, possibly in later ones too); runs may also hold fingerprints farther apart. The
 /// direct strategy is one unit: slice index 0 visits its run, the others nothing.
@@ -45,7 +45,7 @@ pub(crate) fn scan(
     visitor: &mut dyn RunVisitor,
 ) -> Result<(), Error> {
     match strategy {
-        Strategy::Direct if slice.includes(0) => direct(fingerprints, visitor),
+        Strategy::Direct if slice.index() == 0 => direct(fingerprints, visitor),
         Strategy::Direct => Ok(()),
         Strategy::Blocks(blocks) => {
             let layout = Layout::new(blocks, distance)?;
@@ -68,7 +68,7 @@ fn join_parts(fingerprints: &[u64], layout: &PartLayout, slice: Slice, visitor: 
         return Ok(());
     }
     let mut bucketed = Bucketed::default();
-    for part in (0..layout.len()).filter(|&part| slice.includes(part)) {
+    for part in 0..layout.len() {
         let unit = Unit::Part { layout, part, slack: layout.slack() };
         let radius = match unit.radius() {
             Some(radius) => radius,
@@ -81,7 +81,8 @@ fn join_parts(fingerprints: &[u64], layout: &PartLayout, slice: Slice, visitor: 
         let mut start = 0;
         for bucket in 0..1usize << bits {
             let end = starts[bucket] as usize;
-            if end == start {
+            if end == start || !slice.owns(bucket as u64, bits) {
+                start = end;
                 continue;
             }
             let here = &members[start..end];
@@ -130,7 +131,7 @@ fn tables(fingerprints: &[u64], layout: &Layout, slice: Slice, visitor: &mut dyn
     let position_bits = position_bits(n);
     let mut sorted = Sorted::default();
     let mut bucketed = Bucketed::default();
-    for table in layout.tables().iter().enumerate().filter(|&(unit, _)| slice.includes(unit)).map(|(_, t)| t) {
+    for table in layout.tables() {
         // Only the top `sorted_bits` of the prefix group fingerprints: enough that a group holds
         // few fingerprints that differ further down the prefix (about n / 8 extra candidates
         // for uniform data, which the visitors reject); grouping on the rest would cost more
@@ -141,13 +142,34 @@ fn tables(fingerprints: &[u64], layout: &Layout, slice: Slice, visitor: &mut dyn
             .min(n_bits(n) + EXTRA_SORTED_BITS);
         // Buckets pay for their counters: worth it only when they are not many more than the
         // fingerprints (at 10,000 fingerprints, 2^16 counters cost more than sorting).
+        let share = Share { slice, bits: sorted_bits.min(SHARE_BITS) };
         if sorted_bits <= BUCKET_BITS && 1usize << sorted_bits <= 2 * n {
-            bucketed.visit(fingerprints, table, sorted_bits, visitor)?;
+            bucketed.visit(fingerprints, table, sorted_bits, share, visitor)?;
         } else {
-            sorted.visit(fingerprints, table, sorted_bits, visitor)?;
+            sorted.visit(fingerprints, table, sorted_bits, share, visitor)?;
         }
     }
     Ok(())
+}
+
+/// The top bits of a table's prefix that decide which slice owns a run: at most the sorted
+/// bits, so that a run never straddles two slices, and enough for an even split.
+const SHARE_BITS: u32 = 16;
+
+/// A slice's share of one table's runs.
+#[derive(Clone, Copy)]
+struct Share {
+    slice: Slice,
+    /// Top prefix bits the owner is read from: at most the table's sorted bits.
+    bits: u32,
+}
+
+impl Share {
+    /// Whether the run of prefix `prefix` is this slice's.
+    #[inline]
+    fn owns(self, prefix: u64) -> bool {
+        self.slice.is_whole() || self.slice.owns(prefix >> 32 >> (32 - self.bits), self.bits)
+    }
 }
 
 /// Groups of at most this many prefix bits are made by one counting pass into buckets: their
@@ -163,13 +185,13 @@ struct Bucketed {
 }
 
 impl Bucketed {
-    fn visit(&mut self, fingerprints: &[u64], table: &PermutedTable, bits: u32, visitor: &mut dyn RunVisitor) -> Result<(), Error> {
+    fn visit(&mut self, fingerprints: &[u64], table: &PermutedTable, bits: u32, share: Share, visitor: &mut dyn RunVisitor) -> Result<(), Error> {
         let unit = Unit::Table(table);
         self.fill(fingerprints, |value| table.prefix(value), bits)?;
         let mut start = 0;
-        for &end in &self.starts[..1usize << bits] {
+        for (bucket, &end) in self.starts[..1usize << bits].iter().enumerate() {
             let end = end as usize;
-            if end - start > 1 {
+            if end - start > 1 && share.owns((bucket as u64).checked_shl(64 - bits).unwrap_or(0)) {
                 visitor.visit(&self.members[start..end], Some(unit))?;
             }
             start = end;
@@ -218,21 +240,28 @@ struct Sorted {
 }
 
 impl Sorted {
-    fn visit(&mut self, fingerprints: &[u64], table: &PermutedTable, bits: u32, visitor: &mut dyn RunVisitor) -> Result<(), Error> {
+    fn visit(&mut self, fingerprints: &[u64], table: &PermutedTable, bits: u32, share: Share, visitor: &mut dyn RunVisitor) -> Result<(), Error> {
         let n = fingerprints.len();
         if self.keys.len() != n {
             self.keys = zeroed(n)?;
             self.scratch = zeroed(n)?;
         }
-        // A key is the table's prefix on top and the position below.
+        // A key is the table's prefix on top and the position below. Only the slice's own runs
+        // are sorted: the slices of a search share the sorting between them.
         let run_mask = !(u64::MAX >> bits);
         let mut sort = RadixSort::new(64 - bits, bits)?;
-        for (i, (key, &fingerprint)) in self.keys.iter_mut().zip(fingerprints).enumerate() {
-            *key = (table.prefix(fingerprint) & run_mask) | i as u64;
-            sort.count(*key);
+        let mut kept = 0;
+        for (i, &fingerprint) in fingerprints.iter().enumerate() {
+            let prefix = table.prefix(fingerprint) & run_mask;
+            if share.owns(prefix) {
+                let key = prefix | i as u64;
+                self.keys[kept] = key;
+                sort.count(key);
+                kept += 1;
+            }
         }
-        sort.sort(&mut self.keys, &mut self.scratch)?;
-        visit_runs(&self.keys, run_mask, fingerprints, table, &mut self.run, visitor)
+        sort.sort(&mut self.keys[..kept], &mut self.scratch[..kept])?;
+        visit_runs(&self.keys[..kept], run_mask, fingerprints, table, &mut self.run, visitor)
     }
 }
 
