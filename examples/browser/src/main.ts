@@ -7,6 +7,9 @@
 import { findClusters, findClustersMinHash, init } from 'simhash-wasm/slim';
 // The module ships once, as a file, which both the page and the worker fetch.
 import wasmUrl from 'simhash-wasm/simhash.wasm?url';
+// The batch search's own rule for when a pair reaches the threshold, so that the chart's line
+// falls where findClustersMinHash draws it.
+import { minEqual } from '../../../ts/shared/minhash-bands.js';
 import { agreementAxis, bitsAxis, renderChart } from './chart.js';
 import { count, unit } from './count.js';
 import { fingerprintsCsv } from './csv.js';
@@ -136,10 +139,8 @@ function regroup(): void {
   ui.distanceValue.value = String(distance);
   ui.distanceUnit.textContent = unit(distance, 'bit');
   ui.thresholdValue.value = similarityText(threshold);
-  // A pair reaches the threshold when its signatures agree in at least this many positions.
-  const needed = Math.ceil(threshold * K - 1e-9);
   const shown = minhash ? agreement : histogram;
-  if (minhash) renderChart(ui.chart, agreement, agreementAxis(K, needed, similarityText(threshold)));
+  if (minhash) renderChart(ui.chart, agreement, agreementAxis(K, minEqual(threshold, K), similarityText(threshold)));
   else renderChart(ui.chart, histogram, bitsAxis(distance));
   ui.chart.setAttribute(
     'aria-label',

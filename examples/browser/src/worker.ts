@@ -196,9 +196,13 @@ async function add(id: number, inputs: readonly Input[], sign: boolean, threads:
   const signedNow = newSignatures === null ? null : keepSignatures(from, newSignatures.subarray(0, documents.length * K));
   // Documents without words all share the fingerprint 0 and would pile up at distance 0.
   const histogram = distanceHistogram(all.filter((fingerprint) => fingerprint !== 0n));
-  const transfer = [added.buffer, histogram.counts.buffer, ...(signedNow === null ? [] : [signedNow.signatures.buffer, signedNow.agreement.counts.buffer])];
+  const transfer = [added.buffer, histogram.counts.buffer];
+  if (signedNow !== null) transfer.push(signedNow.signatures.buffer, signedNow.agreement.counts.buffer);
   const workers = pool?.threads ?? 1;
-  scope.postMessage({ type: 'added', id, documents, fingerprints: added, skipped, histogram, signed: signedNow, workers, poolFailure: failure }, transfer);
+  scope.postMessage(
+    { type: 'added', id, documents, fingerprints: added, skipped, histogram, signed: signedNow, workers, poolFailure: failure },
+    transfer,
+  );
 }
 
 /**
