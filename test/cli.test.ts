@@ -2,7 +2,7 @@
 // it, on small directories made for each case.
 
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -293,6 +293,37 @@ describe('usage', () => {
     const json = JSON.parse(run(['dedup', dir, '--method', 'minhash', '--json']).stdout) as { groups: { members: { id: string; similarity: number }[] }[] };
     expect(json.groups[0]?.members.map((m) => m.id)).toEqual([join(dir, 'a.txt'), join(dir, 'b.txt')]);
     expect(json.groups[0]?.members[1]?.similarity).toBeGreaterThanOrEqual(0.6);
+  });
+
+  it('plans MinHash bands to miss few pairs: its groups are the library components with false negatives weighted 0.9', async () => {
+    const { findClustersMinHash, init, minhashMany } = await import('../ts/index.js');
+    await init();
+    const corpus = join(root, 'examples', 'corpus');
+    const files: string[] = [];
+    const walk = (dir: string): void => {
+      for (const entry of readdirSync(dir, { withFileTypes: true })) {
+        const path = join(dir, entry.name);
+        if (entry.isDirectory()) walk(path);
+        else files.push(path);
+      }
+    };
+    walk(corpus);
+    const signatures = minhashMany(files.map((file) => readFileSync(file, 'utf8')));
+    /** Groups of two or more paths, each sorted, in sorted order. */
+    const groupsOf = (roots: Uint32Array): string[][] => {
+      const byRoot = new Map<number, string[]>();
+      roots.forEach((r, i) => byRoot.set(r, [...(byRoot.get(r) ?? []), files[i]!]));
+      return [...byRoot.values()].filter((g) => g.length > 1).map((g) => g.sort()).sort((a, b) => (a[0]! < b[0]! ? -1 : 1));
+    };
+    const wide = groupsOf(findClustersMinHash(signatures, { threshold: 0.8, falsePositiveWeight: 0.1, falseNegativeWeight: 0.9 }));
+    const plain = groupsOf(findClustersMinHash(signatures, { threshold: 0.8 }));
+    // The corpus has pairs the default plan misses, so the comparison tells the plans apart.
+    expect(wide).not.toEqual(plain);
+    const out = run(['dedup', corpus, '--method', 'minhash', '--threshold', '0.8', '--json']);
+    expect(out.status).toBe(0);
+    const json = JSON.parse(out.stdout) as { groups: { members: { id: string }[] }[] };
+    const got = json.groups.map((g) => g.members.map((m) => m.id).sort()).sort((a, b) => (a[0]! < b[0]! ? -1 : 1));
+    expect(got).toEqual(wide);
   });
 
   it('refuses options of the other method and bad thresholds', () => {

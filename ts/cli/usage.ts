@@ -27,7 +27,8 @@ Options
   --distance N        simhash: most fingerprint bits (of 64) two near-duplicates differ
                       in, 0..64 (default ${DEFAULT_DISTANCE})
   --threshold J       minhash: least estimated Jaccard similarity of two near-duplicates'
-                      shingle sets, in (0, 1] (default ${DEFAULT_THRESHOLD})
+                      shingle sets, in (0, 1] (default ${DEFAULT_THRESHOLD}); LSH bands are
+                      planned to miss few pairs (false negative weight 0.9)
   --unit word|char    shingle units (default word)
   --size N            shingle length in units, 1..64 (default 3 for word, 4 for char)
   --weighting binary|tf

@@ -107,6 +107,15 @@ export function scanRuns(words: Uint32Array, distance: number, filter: number, s
   }
 }
 
+/**
+ * A bucket's share key for `sliceOwns`: its key times an odd constant, modulo 2^bits. A bucket
+ * pairs with the buckets above it only, so low buckets do more work than high ones; scattering
+ * gives each slice a fair mix of both.
+ */
+function scatter(bucket: number, bits: number): number {
+  return (Math.imul(bucket, 0x9e3779b1) >>> 0) % 2 ** bits;
+}
+
 /** Bits of a table's key that decide which slice owns its run. */
 const SHARE_BITS = 16;
 
@@ -153,7 +162,7 @@ function joinParts(words: Uint32Array, units: Unit[], slice: WorkSlice, visit: R
     for (let bucket = 0; bucket <= mask; bucket++) {
       const end = ends[bucket]!;
       if (end === start) continue;
-      if (!sliceOwns(slice, bucket, bits)) {
+      if (!sliceOwns(slice, scatter(bucket, bits), bits)) {
         start = end;
         continue;
       }
