@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   DEFAULT_DISTANCE,
   DEFAULT_THRESHOLD,
+  LSH_OPTIONS,
   MINHASH_OPTIONS,
   MINHASH_PERMUTATIONS,
   POOL_THRESHOLD,
@@ -143,7 +144,7 @@ function nodeMinHashGroups(documents: readonly Named[], threshold: number): stri
   const fingerprints = wasm.fingerprintMany(documents.map((doc) => doc.text), TEXT_OPTIONS);
   const withWords = [...fingerprints.keys()].filter((i) => fingerprints[i] !== 0n);
   const signatures = wasm.minhashMany(withWords.map((i) => documents[i]!.text), MINHASH_OPTIONS);
-  const labels = wasm.findClustersMinHash(signatures, { threshold, numPerm: MINHASH_PERMUTATIONS });
+  const labels = wasm.findClustersMinHash(signatures, { ...LSH_OPTIONS, threshold });
   return canonical(labelGroups(labels).map((group) => group.map((i) => documents[withWords[i]!]!.name)));
 }
 

@@ -19,7 +19,7 @@ import { acceptDrops, chosenFiles, pastedInputs, type Gathered, type PasteSplit 
 import { bitsFromFirst, jaccardWithFirst, similarityText } from './measures.js';
 import type { DocumentInfo, Histogram, Signed, Skipped } from './protocol.js';
 import { loadSample } from './sample.js';
-import { DEFAULT_DISTANCE, DEFAULT_THRESHOLD, MINHASH_PERMUTATIONS as K, POOL_THRESHOLD, type Method } from './settings.js';
+import { DEFAULT_DISTANCE, DEFAULT_THRESHOLD, LSH_OPTIONS, MINHASH_PERMUTATIONS as K, POOL_THRESHOLD, type Method } from './settings.js';
 import { renderAside, renderGroups, type GroupMeasure } from './view.js';
 
 function byId<T extends Element>(id: string, type: abstract new () => T): T {
@@ -122,7 +122,7 @@ function simhashGroups(withWords: readonly number[], distance: number): Grouping
 function minhashGroups(withWords: readonly number[], threshold: number): Grouping {
   const chosen = new Uint32Array(withWords.length * K);
   withWords.forEach((position, i) => chosen.set(signatures.subarray(position * K, (position + 1) * K), i * K));
-  const labels = findClustersMinHash(chosen, { threshold, numPerm: K });
+  const labels = findClustersMinHash(chosen, { ...LSH_OPTIONS, threshold });
   return {
     groups: groupLabels(labels).map((members) => members.map((i) => withWords[i]!)),
     measure: (group: readonly number[]) => jaccardWithFirst(group, signatures),
@@ -153,7 +153,7 @@ function regroup(): void {
   ui.chartNote.textContent = minhash
     ? pairs === ''
       ? 'The distribution of the estimated similarity of every two documents with words appears here.'
-      : `${pairs}Near-duplicates sit at the right, unrelated documents near 0; the groups join the pairs at or above the threshold that share one of the LSH bands, nearly all of them.`
+      : `${pairs}Near-duplicates sit at the right, unrelated documents near 0; the groups join the pairs at or above the threshold that share one of the LSH bands, planned to miss few.`
     : pairs === ''
       ? 'The distribution of distances between every two documents with words appears here.'
       : `${pairs}Near-duplicates sit at the left, unrelated documents in the bell around 32 bits.`;

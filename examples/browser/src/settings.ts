@@ -4,7 +4,7 @@
  * bits, MinHash at the library's default Jaccard threshold).
  */
 
-import { planMinHashLsh, type MinHashOptions, type TextOptions } from 'simhash-wasm/slim';
+import { planMinHashLsh, type MinHashLshOptions, type MinHashOptions, type TextOptions } from 'simhash-wasm/slim';
 
 /** Options of every `fingerprintMany` call of the demo. */
 export const TEXT_OPTIONS: Readonly<TextOptions> = { unit: 'word', size: 3, weighting: 'binary' };
@@ -20,6 +20,17 @@ export const MINHASH_OPTIONS: Readonly<MinHashOptions> = { unit: 'word', size: 3
 
 /** Where the threshold slider starts: the library's default, read from its planner. */
 export const DEFAULT_THRESHOLD = planMinHashLsh().threshold;
+
+/**
+ * How `findClustersMinHash` plans its LSH bands, as the command line does: to miss few pairs
+ * (false negatives weighted 0.9). Every candidate is checked against the threshold, so the
+ * extra candidates cost only time.
+ */
+export const LSH_OPTIONS: Readonly<MinHashLshOptions> = {
+  numPerm: MINHASH_PERMUTATIONS,
+  falsePositiveWeight: 0.1,
+  falseNegativeWeight: 0.9,
+};
 
 /**
  * Drops larger than this (bytes of files, characters of pasted text) are fingerprinted by a pool
