@@ -1,7 +1,8 @@
 // The demo page, built by Vite and served under a strict Content-Security-Policy, in Debian's
 // Chromium: documents are dropped, chosen, pasted or taken from the sample, and it must show the
-// groups Node finds, compute the fingerprints Node computes, list what it did not compare, and
-// stay on its own origin. The build itself must ship the module once, as a file.
+// groups Node finds, by SimHash or by MinHash, compute the fingerprints Node computes (on a pool
+// of workers for a large drop), list what it did not compare, and stay on its own origin. The
+// build itself must ship the module once, as a file.
 
 import { mkdtemp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -10,7 +11,16 @@ import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_DISTANCE, TEXT_OPTIONS } from '../../examples/browser/src/settings.js';
+import {
+  DEFAULT_DISTANCE,
+  DEFAULT_THRESHOLD,
+  LSH_OPTIONS,
+  MINHASH_OPTIONS,
+  MINHASH_PERMUTATIONS,
+  POOL_THRESHOLD,
+  TEXT_OPTIONS,
+  type Method,
+} from '../../examples/browser/src/settings.js';
 import * as wasm from '../../ts/index.js';
 import { artifact, expectQuiet, launchChromium, watchPage, type PageWatch } from './chromium.js';
 import { components } from './components.js';
@@ -119,6 +129,51 @@ function nodeGroups(documents: readonly Named[], distance: number): string[][] {
   return canonical(components(withWords.length, pairs).map((group) => group.map((i) => documents[withWords[i]!]!.name)));
 }
 
+/** The groups of two or more positions sharing a label. */
+function labelGroups(labels: Uint32Array): number[][] {
+  const members = new Map<number, number[]>();
+  labels.forEach((label, position) => members.set(label, [...(members.get(label) ?? []), position]));
+  return [...members.values()].filter((group) => group.length > 1);
+}
+
+/**
+ * The groups Node finds by MinHash: the documents with words (a fingerprint other than 0, as
+ * the page counts them) signed by `minhashMany`, grouped by `findClustersMinHash`.
+ */
+function nodeMinHashGroups(documents: readonly Named[], threshold: number): string[][] {
+  const fingerprints = wasm.fingerprintMany(documents.map((doc) => doc.text), TEXT_OPTIONS);
+  const withWords = [...fingerprints.keys()].filter((i) => fingerprints[i] !== 0n);
+  const signatures = wasm.minhashMany(withWords.map((i) => documents[i]!.text), MINHASH_OPTIONS);
+  const labels = wasm.findClustersMinHash(signatures, { ...LSH_OPTIONS, threshold });
+  return canonical(labelGroups(labels).map((group) => group.map((i) => documents[withWords[i]!]!.name)));
+}
+
+/** The chart's label for the pairs of documents with words whose estimated Jaccard similarity reaches `threshold`. */
+function nodeAgreementLabel(documents: readonly Named[], threshold: number): string {
+  const fingerprints = wasm.fingerprintMany(documents.map((doc) => doc.text), TEXT_OPTIONS);
+  const withWords = [...fingerprints.keys()].filter((i) => fingerprints[i] !== 0n);
+  const k = MINHASH_PERMUTATIONS;
+  const signatures = wasm.minhashMany(withWords.map((i) => documents[i]!.text), MINHASH_OPTIONS);
+  let pairs = 0;
+  for (let a = 0; a < withWords.length; a++) {
+    for (let b = a + 1; b < withWords.length; b++) {
+      if (wasm.estimateJaccard(signatures.subarray(a * k, (a + 1) * k), signatures.subarray(b * k, (b + 1) * k)) >= threshold) pairs++;
+    }
+  }
+  return `≥ ${threshold.toFixed(2)}: ${pairs.toLocaleString('en')} ${pairs === 1 ? 'pair' : 'pairs'}`;
+}
+
+/** Chooses SimHash or MinHash, as a click on the switch does. */
+async function choose(page: Page, method: Method): Promise<void> {
+  await page.locator(`label:has(#method-${method})`).click();
+  await expect.poll(() => page.locator(`#method-${method}`).isChecked()).toBe(true);
+}
+
+/** Waits until the page says it signed the documents it held for MinHash. */
+async function waitForSigned(page: Page, total: number): Promise<void> {
+  await page.locator('#status-text', { hasText: `signed for MinHash in` }).and(page.locator('#status-text', { hasText: `; ${total.toLocaleString('en')} documents in all.` })).waitFor({ timeout: 30_000 });
+}
+
 /** The fingerprints the page exports, by document name. */
 async function exportedFingerprints(page: Page): Promise<Map<string, string>> {
   const [download] = await Promise.all([page.waitForEvent('download'), page.locator('#export').click()]);
@@ -211,6 +266,93 @@ describe('the demo page, under a strict Content-Security-Policy', () => {
     expectQuiet(watch, server.origin);
   });
 
+  it('groups its sample by MinHash as findClustersMinHash does in Node, at the threshold the slider sets', async () => {
+    const documents = await corpusDocuments();
+    const { page, watch } = await openDemo();
+    await choose(page, 'minhash');
+    expect(await page.locator('#threshold-value').textContent()).toBe(DEFAULT_THRESHOLD.toFixed(2));
+    expect(await page.locator('#distance-block').isHidden()).toBe(true);
+    // Chosen before the documents come: they are signed as they are fingerprinted.
+    await page.locator('#sample').click();
+    await waitForTotal(page, documents.length);
+
+    const expected = nodeMinHashGroups(documents, DEFAULT_THRESHOLD);
+    expect(expected.length).toBeGreaterThan(2);
+    expect(await shownGroups(page)).toEqual(expected);
+    const badges = await page.locator('#groups .badge:not(.first)').allTextContents();
+    expect(badges).toHaveLength(expected.reduce((sum, group) => sum + group.length - 1, 0));
+    for (const badge of badges) expect(badge).toMatch(/^J ≈ (0\.\d\d|1\.00)$/);
+    // The chart: every pair by its estimated similarity, those at or above the threshold apart.
+    expect(await page.locator('#chart .threshold-label').textContent()).toBe(nodeAgreementLabel(documents, DEFAULT_THRESHOLD));
+    expect(await page.locator('#chart .bar.near').count()).toBeGreaterThan(0);
+    expect(await page.locator('#chart .bar:not(.near)').count()).toBeGreaterThan(0);
+    expect(await miscounted(page)).toEqual([]);
+    await page.screenshot({ path: artifact('demo-minhash.png') });
+
+    for (const threshold of ['0.8', '0.45']) {
+      await page.locator('#threshold').fill(threshold);
+      await expect.poll(() => page.locator('#threshold-value').textContent()).toBe(Number(threshold).toFixed(2));
+      const chosen = Number(await page.locator('#threshold').inputValue());
+      expect(await shownGroups(page)).toEqual(nodeMinHashGroups(documents, chosen));
+      expect(await page.locator('#chart .threshold-label').textContent()).toBe(nodeAgreementLabel(documents, chosen));
+    }
+    // Back to SimHash, the distance slider's groups.
+    await choose(page, 'simhash');
+    expect(await shownGroups(page)).toEqual(nodeGroups(documents, DEFAULT_DISTANCE));
+    expectQuiet(watch, server.origin);
+  });
+
+  it('signs for MinHash the files dropped before it was chosen, reading them again, and signs later ones as they come', async () => {
+    const sample = makeSample({ originals: 300, groups: 30, seed: 5 });
+    const { page, watch } = await openDemo();
+    await drop(page, sample.documents);
+    expect(await shownGroups(page)).toEqual(plantedNames(sample));
+
+    await choose(page, 'minhash');
+    await waitForSigned(page, sample.documents.length);
+    expect(await shownGroups(page)).toEqual(nodeMinHashGroups(sample.documents, DEFAULT_THRESHOLD));
+
+    const original = sample.documents[sample.plantedGroups[0]![0]!]!;
+    const pasted = [`${original.text}\nWith a line added at the end.`, 'A note of its own, unlike any other document here, about rain.'];
+    await paste(page, pasted.join('\n---\n'), 'dashes', 2);
+    const all = [...sample.documents, ...pasted.map((text, i) => ({ name: `pasted text ${i + 1}`, text }))];
+    const expected = nodeMinHashGroups(all, DEFAULT_THRESHOLD);
+    expect(expected.some((group) => group.includes('pasted text 1') && group.includes(original.name))).toBe(true);
+    expect(await shownGroups(page)).toEqual(expected);
+    expect(await miscounted(page)).toEqual([]);
+    expectQuiet(watch, server.origin);
+  });
+
+  it(`fingerprints a drop over ${POOL_THRESHOLD.toLocaleString('en')} bytes on a pool of workers, one per core, as one worker does`, async () => {
+    const sample = makeSample({ originals: 3400, groups: 120, seed: 13 });
+    expect(sample.documents.reduce((sum, doc) => sum + doc.text.length, 0)).toBeGreaterThan(POOL_THRESHOLD);
+    const pooled = await openDemo();
+    const cores = await pooled.page.evaluate(() => navigator.hardwareConcurrency);
+    expect(cores, 'a pool needs two cores or more').toBeGreaterThan(1);
+    expect(await pooled.page.locator('#pool-block').isVisible()).toBe(true);
+    await drop(pooled.page, sample.documents);
+    expect(await pooled.page.locator('#status-text').textContent()).toContain(`in ${cores} Web Workers (a pool`);
+    await pooled.page.screenshot({ path: artifact('demo-pool.png') });
+
+    const single = await openDemo();
+    await single.page.locator('#use-pool').uncheck();
+    await drop(single.page, sample.documents);
+    expect(await single.page.locator('#status-text').textContent()).toContain('in a Web Worker;');
+
+    const groups = await shownGroups(pooled.page);
+    expect(groups).toEqual(await shownGroups(single.page));
+    expect(groups).toEqual(nodeGroups(sample.documents, DEFAULT_DISTANCE));
+    const fingerprints = await exportedFingerprints(pooled.page);
+    expect(fingerprints).toEqual(await exportedFingerprints(single.page));
+    expect(fingerprints).toEqual(nodeFingerprints(sample.documents));
+    // The pool's workers were started from their own script, beside the page's worker.
+    const scripts = (watch: PageWatch): Set<string> => new Set(watch.requests.filter((url) => /\/worker-[\w-]+\.js$/.test(url)));
+    expect(scripts(pooled.watch).size).toBe(2);
+    expect(scripts(single.watch).size).toBe(1);
+    expectQuiet(pooled.watch, server.origin);
+    expectQuiet(single.watch, server.origin);
+  });
+
   it('takes a paste as one document unless a separator is chosen, and accumulates it with dropped files', async () => {
     const { page, watch } = await openDemo();
     const base =
@@ -244,6 +386,11 @@ describe('the demo page, under a strict Content-Security-Policy', () => {
 
   it('skips binary files and lists them, and lists the documents without words', async () => {
     const png = (await readFile(`${demo}screenshot.png`)).subarray(0, 4096).toString('base64');
+    // Over a megabyte, files are probed before they are read whole: both ways must agree.
+    const largeBinary = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0]), Buffer.alloc(1_500_000, 0x41)]).toString('base64');
+    const large = { name: 'large.txt', text: makeSample({ originals: 600, groups: 0, seed: 3 }).documents.map((doc) => doc.text).join('\n') };
+    expect(large.text.length).toBeGreaterThan(1 << 20);
+    const unicode = 'Crème brûlée, naïve café — 日本語の文章を少し書きます 😀 and a few plain English words to end with.';
     const { page, watch } = await openDemo();
     const text = 'A short note that has words in it, enough of them to make a few shingles.';
     await drop(
@@ -252,16 +399,23 @@ describe('the demo page, under a strict Content-Security-Policy', () => {
         { name: 'photo.png', base64: png },
         { name: 'note.txt', text },
         { name: 'empty.txt', text: '' },
+        { name: 'large.png', base64: largeBinary },
         { name: 'dots.txt', text: '... !!! ???' },
+        large,
+        // A byte-order mark, dropped as Blob.text() drops it, and characters of two to four bytes.
+        { name: 'utf8.txt', text: `\uFEFF${unicode}` },
       ],
-      3,
+      5,
     );
-    expect(await shownStat(page, 'skipped')).toBe(1);
+    expect(await shownStat(page, 'skipped')).toBe(2);
     expect(await shownStat(page, 'without words')).toBe(2);
-    expect(await listed(page, 'skipped')).toEqual(['photo.png · binary file']);
+    expect(await listed(page, 'skipped')).toEqual(['photo.png · binary file', 'large.png · binary file']);
     expect(await listed(page, 'wordless')).toEqual(['empty.txt', 'dots.txt']);
     await page.screenshot({ path: artifact('demo-set-aside.png') });
-    expect([...(await exportedFingerprints(page)).keys()]).toEqual(['note.txt', 'empty.txt', 'dots.txt']);
+    const exported = await exportedFingerprints(page);
+    expect([...exported.keys()]).toEqual(['note.txt', 'empty.txt', 'dots.txt', 'large.txt', 'utf8.txt']);
+    expect(exported.get('large.txt')).toEqual(nodeFingerprints([large]).get('large.txt'));
+    expect(exported.get('utf8.txt')).toEqual(nodeFingerprints([{ name: 'utf8.txt', text: unicode }]).get('utf8.txt'));
     expect(await miscounted(page)).toEqual([]);
     expectQuiet(watch, server.origin);
   });

@@ -1,7 +1,7 @@
 /** The fingerprints as CSV, for use elsewhere (a database, `findAll` in Node, a spreadsheet). */
 
 import type { DocumentInfo } from './protocol.js';
-import { hex } from './view.js';
+import { hex } from './measures.js';
 
 const quote = (field: string): string => (/[",\r\n]/.test(field) ? `"${field.replace(/"/g, '""')}"` : field);
 

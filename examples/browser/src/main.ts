@@ -1,21 +1,26 @@
 /**
- * The demo page: documents in (drop, choose, paste or a sample), fingerprints from the worker,
- * then on the page itself `findClusters` at the chosen distance, the groups and the chart.
+ * The demo page: documents in (drop, choose, paste or a sample), fingerprints (and, for
+ * MinHash, signatures) from the worker, then on the page itself `findClusters` at the chosen
+ * distance or `findClustersMinHash` at the chosen threshold, the groups and the chart.
  */
 
-import { findClusters, init } from 'simhash-wasm/slim';
+import { findClusters, findClustersMinHash, init } from 'simhash-wasm/slim';
 // The module ships once, as a file, which both the page and the worker fetch.
 import wasmUrl from 'simhash-wasm/simhash.wasm?url';
-import { renderChart } from './chart.js';
+// The batch search's own rule for when a pair reaches the threshold, so that the chart's line
+// falls where findClustersMinHash draws it.
+import { minEqual } from '../../../ts/shared/minhash-bands.js';
+import { agreementAxis, bitsAxis, renderChart } from './chart.js';
 import { count, unit } from './count.js';
 import { fingerprintsCsv } from './csv.js';
 import { Fingerprinter, type Added } from './fingerprinter.js';
 import { groupLabels } from './groups.js';
 import { acceptDrops, chosenFiles, pastedInputs, type Gathered, type PasteSplit } from './input.js';
-import type { DocumentInfo, Histogram, Skipped } from './protocol.js';
+import { bitsFromFirst, jaccardWithFirst, similarityText } from './measures.js';
+import type { DocumentInfo, Histogram, Signed, Skipped } from './protocol.js';
 import { loadSample } from './sample.js';
-import { DEFAULT_DISTANCE } from './settings.js';
-import { renderAside, renderGroups } from './view.js';
+import { DEFAULT_DISTANCE, DEFAULT_THRESHOLD, LSH_OPTIONS, MINHASH_PERMUTATIONS as K, POOL_THRESHOLD, type Method } from './settings.js';
+import { renderAside, renderGroups, type GroupMeasure } from './view.js';
 
 function byId<T extends Element>(id: string, type: abstract new () => T): T {
   const found = document.getElementById(id);
@@ -34,6 +39,16 @@ const ui = {
   progress: byId('progress', HTMLProgressElement),
   status: byId('status-text', HTMLElement),
   error: byId('error', HTMLElement),
+  methodSimHash: byId('method-simhash', HTMLInputElement),
+  methodMinHash: byId('method-minhash', HTMLInputElement),
+  distanceBlock: byId('distance-block', HTMLElement),
+  thresholdBlock: byId('threshold-block', HTMLElement),
+  threshold: byId('threshold', HTMLInputElement),
+  thresholdValue: byId('threshold-value', HTMLOutputElement),
+  poolBlock: byId('pool-block', HTMLElement),
+  usePool: byId('use-pool', HTMLInputElement),
+  poolThreshold: byId('pool-threshold', HTMLElement),
+  poolThreads: byId('pool-threads', HTMLElement),
   distance: byId('distance', HTMLInputElement),
   distanceValue: byId('distance-value', HTMLOutputElement),
   distanceUnit: byId('distance-unit', HTMLElement),
@@ -53,8 +68,21 @@ let documents: DocumentInfo[] = [];
 let skipped: Skipped[] = [];
 let fingerprints = new BigUint64Array(0);
 let histogram: Histogram | null = null;
+/** How many pairs agree in each number of signature positions, when every document is signed. */
+let agreement: Histogram | null = null;
+/** MinHash signatures of documents `0 .. signedCount - 1`, back to back. */
+let signatures = new Uint32Array(0);
+let signedCount = 0;
+/** Whether the worker is signing the documents that have no signature yet. */
+let signing = false;
+/** Bumped by Clear: answers to requests made before it are dropped. */
+let generation = 0;
 let pasted = 0;
 const fingerprinter = new Fingerprinter();
+/** Workers a pool for a large drop gets: one per core. */
+const cores = navigator.hardwareConcurrency || 1;
+
+const method = (): Method => (ui.methodMinHash.checked ? 'minhash' : 'simhash');
 
 function showError(error: unknown): void {
   const message = error instanceof Error ? error.message : String(error);
@@ -73,25 +101,73 @@ function stat(label: string, value: string): HTMLElement[] {
   return [term, definition];
 }
 
-/** The groups at the slider's distance; the chart and the figures beside it. */
+/** Groups of positions, largest first, and how each group's members compare with its first. */
+interface Grouping {
+  readonly groups: readonly (readonly number[])[];
+  readonly measure: (group: readonly number[]) => GroupMeasure;
+}
+
+const NO_GROUPS: Grouping = { groups: [], measure: () => ({ badges: [], summary: '', codes: null }) };
+
+/** The groups of `withWords` (positions) at the distance the slider sets. */
+function simhashGroups(withWords: readonly number[], distance: number): Grouping {
+  const labels = findClusters(BigUint64Array.from(withWords, (i) => fingerprints[i]!), { distance });
+  return {
+    groups: groupLabels(labels).map((members) => members.map((i) => withWords[i]!)),
+    measure: (group: readonly number[]) => bitsFromFirst(group, fingerprints),
+  };
+}
+
+/** The groups of `withWords` (positions, all signed) at the threshold the slider sets. */
+function minhashGroups(withWords: readonly number[], threshold: number): Grouping {
+  const chosen = new Uint32Array(withWords.length * K);
+  withWords.forEach((position, i) => chosen.set(signatures.subarray(position * K, (position + 1) * K), i * K));
+  const labels = findClustersMinHash(chosen, { ...LSH_OPTIONS, threshold });
+  return {
+    groups: groupLabels(labels).map((members) => members.map((i) => withWords[i]!)),
+    measure: (group: readonly number[]) => jaccardWithFirst(group, signatures),
+  };
+}
+
+/** The groups at the chosen method's distance or threshold; the chart and the figures beside it. */
 function regroup(): void {
+  const minhash = method() === 'minhash';
   const distance = Number(ui.distance.value);
+  const threshold = Number(ui.threshold.value);
+  ui.distanceBlock.hidden = minhash;
+  ui.thresholdBlock.hidden = !minhash;
   ui.distanceValue.value = String(distance);
   ui.distanceUnit.textContent = unit(distance, 'bit');
-  renderChart(ui.chart, histogram, distance);
-  ui.chartNote.textContent =
-    histogram === null || histogram.pairs === 0
+  ui.thresholdValue.value = similarityText(threshold);
+  const shown = minhash ? agreement : histogram;
+  if (minhash) renderChart(ui.chart, agreement, agreementAxis(K, minEqual(threshold, K), similarityText(threshold)));
+  else renderChart(ui.chart, histogram, bitsAxis(distance));
+  ui.chart.setAttribute(
+    'aria-label',
+    minhash ? 'How many pairs of documents have each estimated Jaccard similarity' : 'How many pairs of documents differ in each number of bits',
+  );
+  const pairs =
+    shown === null || shown.pairs === 0
+      ? ''
+      : `${shown.sampled ? 'Estimated from a sample of the' : shown.pairs === 1 ? 'The' : 'All'} ${count(shown.pairs, 'pair')} of documents with words. `;
+  ui.chartNote.textContent = minhash
+    ? pairs === ''
+      ? 'The distribution of the estimated similarity of every two documents with words appears here.'
+      : `${pairs}Near-duplicates sit at the right, unrelated documents near 0; the groups join the pairs at or above the threshold that share one of the LSH bands, planned to miss few.`
+    : pairs === ''
       ? 'The distribution of distances between every two documents with words appears here.'
-      : `${histogram.sampled ? 'Estimated from a sample of the' : histogram.pairs === 1 ? 'The' : 'All'} ${count(histogram.pairs, 'pair')} of documents with words. ` +
-        'Near-duplicates sit at the left, unrelated documents in the bell around 32 bits.';
+      : `${pairs}Near-duplicates sit at the left, unrelated documents in the bell around 32 bits.`;
   const withWords = [...fingerprints.keys()].filter((i) => fingerprints[i] !== 0n);
+  // MinHash groups only once every document is signed: the worker catches up, then regroups.
+  const unsigned = minhash && signedCount < documents.length;
+  if (unsigned) signRest();
   // Before any document, nothing needs WebAssembly: the page renders even where it is blocked.
-  const groups =
-    withWords.length < 2
-      ? []
-      : groupLabels(findClusters(BigUint64Array.from(withWords, (i) => fingerprints[i]!), { distance })).map((members) =>
-          members.map((i) => withWords[i]!),
-        );
+  const { groups, measure } =
+    withWords.length < 2 || unsigned
+      ? NO_GROUPS
+      : minhash
+        ? minhashGroups(withWords, threshold)
+        : simhashGroups(withWords, distance);
   const grouped = groups.reduce((sum, members) => sum + members.length, 0);
   ui.stats.replaceChildren(
     ...stat('documents', documents.length.toLocaleString('en')),
@@ -103,14 +179,31 @@ function regroup(): void {
   const whenNone =
     withWords.length < 2
       ? 'Groups of near-duplicates appear here once there are documents to compare.'
-      : `No two documents differ in at most ${count(distance, 'bit')}.`;
-  renderGroups(ui.groups, groups, documents, fingerprints, whenNone);
+      : unsigned
+        ? 'Computing the MinHash signatures…'
+        : minhash
+          ? `No two documents have an estimated Jaccard similarity of ${similarityText(threshold)} or more.`
+          : `No two documents differ in at most ${count(distance, 'bit')}.`;
+  renderGroups(ui.groups, groups, documents, measure, whenNone);
   renderAside(
     ui.wordlessBlock,
     ui.wordless,
     documents.filter((_, i) => fingerprints[i] === 0n),
   );
   renderAside(ui.skippedBlock, ui.skipped, skipped);
+}
+
+/** Keeps the signatures of documents `from` onwards. */
+function keepSignatures({ from, signatures: added, agreement: distribution }: Signed): void {
+  const end = from + added.length / K;
+  if (end * K > signatures.length) {
+    const grown = new Uint32Array(end * K);
+    grown.set(signatures.subarray(0, from * K));
+    signatures = grown;
+  }
+  signatures.set(added, from * K);
+  signedCount = end;
+  agreement = distribution;
 }
 
 function append(added: Added): void {
@@ -121,6 +214,51 @@ function append(added: Added): void {
   grown.set(added.fingerprints, fingerprints.length);
   fingerprints = grown;
   histogram = added.histogram;
+  if (added.signed !== null) keepSignatures(added.signed);
+  // The documents just added are not in it: a request to sign them brings a new one.
+  else agreement = null;
+}
+
+/** Shows `doing` and how far along it is, or `then` once it is done. */
+function showProgress(done: number, total: number, doing: string, then: string): void {
+  ui.progress.value = total === 0 ? 1 : done / total;
+  ui.status.textContent = done < total ? `${doing}… ${Math.floor((100 * done) / total)} %` : then;
+}
+
+/** Has the worker sign, for MinHash, every document it holds that has no signature yet. */
+function signRest(): void {
+  if (signing) return;
+  signing = true;
+  const started = performance.now();
+  const asked = generation;
+  ui.progress.hidden = false;
+  ui.progress.value = 0;
+  const todo = documents.length - signedCount;
+  const doing = `Computing the MinHash signatures of ${count(todo, 'document')}`;
+  ui.status.textContent = `${doing}…`;
+  const onProgress = (done: number, total: number): void => {
+    if (asked === generation) showProgress(done, total, doing, 'Grouping…');
+  };
+  fingerprinter.sign(onProgress).then(
+    (signed) => {
+      signing = false;
+      ui.progress.hidden = true;
+      if (asked !== generation) return;
+      keepSignatures(signed);
+      regroup();
+      const seconds = ((performance.now() - started) / 1000).toFixed(2);
+      ui.status.textContent = `${count(signed.signatures.length / K, 'document')} signed for MinHash in ${seconds} s in a Web Worker; ${count(documents.length, 'document')} in all.`;
+    },
+    (error: unknown) => {
+      signing = false;
+      ui.progress.hidden = true;
+      // Back to SimHash, or each regroup would ask again for what cannot be had.
+      ui.methodSimHash.checked = true;
+      regroup();
+      ui.status.textContent = 'Computing the MinHash signatures failed.';
+      showError(error);
+    },
+  );
 }
 
 /** Fingerprints `gathered.inputs`; what could not be gathered is listed as skipped with them. */
@@ -136,20 +274,23 @@ async function analyse(gathering: Gathered | Promise<Gathered>): Promise<void> {
       ui.status.textContent = 'There were no files in what was given.';
       return;
     }
-    ui.status.textContent = `Fingerprinting ${count(inputs.length, 'document')}…`;
-    const added = await fingerprinter.add(inputs, (done, total) => {
-      ui.progress.value = total === 0 ? 1 : done / total;
-      ui.status.textContent =
-        done < total
-          ? `Fingerprinting ${count(inputs.length, 'document')}… ${Math.floor((100 * done) / total)} %`
-          : 'Measuring the distances between documents…';
+    const asked = generation;
+    const sign = method() === 'minhash';
+    const doing = `${sign ? 'Fingerprinting and signing' : 'Fingerprinting'} ${count(inputs.length, 'document')}`;
+    ui.status.textContent = `${doing}…`;
+    const threads = ui.usePool.checked ? cores : 1;
+    const added = await fingerprinter.add(inputs, { sign, threads }, (done, total) => {
+      if (asked === generation) showProgress(done, total, doing, 'Measuring the distances between documents…');
     });
+    if (asked !== generation) return;
     append({ ...added, skipped: unread.concat(added.skipped) });
     const seconds = ((performance.now() - started) / 1000).toFixed(2);
     const set = unread.length + added.skipped.length;
+    const where = added.workers === 1 ? 'a Web Worker' : `${added.workers} Web Workers (a pool, for a drop over ${megabytes(POOL_THRESHOLD)})`;
     ui.status.textContent =
-      `${count(added.documents.length, 'document')} fingerprinted in ${seconds} s in a Web Worker` +
+      `${count(added.documents.length, 'document')} ${added.signed === null ? 'fingerprinted' : 'fingerprinted and signed'} in ${seconds} s in ${where}` +
       (set === 0 ? '' : ` (${count(set, 'file')} skipped)`) +
+      (added.poolFailure === null ? '' : ` (the pool of workers could not start: ${added.poolFailure})`) +
       `; ${count(documents.length, 'document')} in all.`;
     regroup();
   } catch (error) {
@@ -159,6 +300,8 @@ async function analyse(gathering: Gathered | Promise<Gathered>): Promise<void> {
     ui.progress.hidden = true;
   }
 }
+
+const megabytes = (bytes: number): string => `${Math.round(bytes / 2 ** 20)} MB`;
 
 function download(name: string, text: string, type: string): void {
   const link = document.createElement('a');
@@ -185,14 +328,20 @@ function wire(): void {
   });
   ui.sample.addEventListener('click', () => void analyse(loadSample().then((inputs) => ({ inputs, skipped: [] }))));
   ui.distance.addEventListener('input', regroup);
+  ui.threshold.addEventListener('input', regroup);
+  for (const choice of [ui.methodSimHash, ui.methodMinHash]) choice.addEventListener('change', regroup);
   ui.exportCsv.addEventListener('click', () => download('fingerprints.csv', fingerprintsCsv(documents, fingerprints), 'text/csv'));
   ui.clear.addEventListener('click', () => {
     fingerprinter.clear();
+    generation++;
+    signatures = new Uint32Array(0);
+    signedCount = 0;
     documents = [];
     skipped = [];
     pasted = 0;
     fingerprints = new BigUint64Array(0);
     histogram = null;
+    agreement = null;
     regroup();
     ui.status.textContent = 'No documents yet.';
   });
@@ -200,6 +349,11 @@ function wire(): void {
 
 async function start(): Promise<void> {
   ui.distance.value = String(DEFAULT_DISTANCE);
+  ui.threshold.value = String(DEFAULT_THRESHOLD);
+  ui.poolThreshold.textContent = megabytes(POOL_THRESHOLD);
+  ui.poolThreads.textContent = `${count(cores, 'worker')}, one per core`;
+  // With one core a pool would only add its costs.
+  ui.poolBlock.hidden = cores < 2;
   regroup();
   try {
     // The page itself needs WebAssembly only for findClusters; the worker loads its own instance.

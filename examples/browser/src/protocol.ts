@@ -24,8 +24,30 @@ export interface Skipped {
 
 /** Page → worker. */
 export type Request =
-  | { readonly type: 'add'; readonly id: number; readonly inputs: readonly Input[] }
+  | {
+      readonly type: 'add';
+      readonly id: number;
+      readonly inputs: readonly Input[];
+      /** Also compute the MinHash signatures of the new documents (MinHash is chosen). */
+      readonly sign: boolean;
+      /** Use a pool of this many workers if the drop is large; 1 never does. */
+      readonly threads: number;
+    }
+  /** Computes the signatures of every document that has none yet, reading them again. */
+  | { readonly type: 'sign'; readonly id: number }
   | { readonly type: 'clear' };
+
+/**
+ * MinHash signatures of consecutive documents: those of documents `from` onwards, back to back.
+ * The worker signs documents in order, so every document before `from` already has one, and
+ * sends them only when every document so far has one.
+ */
+export interface Signed {
+  readonly from: number;
+  readonly signatures: Uint32Array;
+  /** How many pairs of documents with words agree in each number of signature positions. */
+  readonly agreement: Histogram;
+}
 
 /** Worker → page. */
 export type Reply =
@@ -41,12 +63,22 @@ export type Reply =
       readonly skipped: readonly Skipped[];
       /** The distance distribution over every document so far. */
       readonly histogram: Histogram;
+      /** Signatures of the new documents, when asked for and every earlier one had its own. */
+      readonly signed: Signed | null;
+      /** How many workers fingerprinted them: 1, or the pool's size for a large drop. */
+      readonly workers: number;
+      /** Why a large drop that should have gone to a pool did not (it could not start). */
+      readonly poolFailure: string | null;
     }
+  | { readonly type: 'signed'; readonly id: number; readonly signed: Signed }
   | { readonly type: 'failed'; readonly id: number; readonly message: string };
 
-/** How many pairs of documents differ in each number of bits, 0 to 64. */
+/**
+ * How many pairs of documents differ in each number of bits, 0 to 64 (SimHash), or agree in
+ * each number of signature positions, 0 to 128 (MinHash).
+ */
 export interface Histogram {
-  /** `counts[d]`: pairs at distance d (scaled up to all pairs when sampled). */
+  /** `counts[d]`: pairs at d (scaled up to all pairs when sampled). */
   readonly counts: Float64Array;
   /** Whether the counts come from a uniform sample of the documents. */
   readonly sampled: boolean;

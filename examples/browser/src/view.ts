@@ -1,6 +1,5 @@
 /** The list of groups, built with DOM calls only: names and texts are the user's, never markup. */
 
-import { numDifferingBits } from 'simhash-wasm/slim';
 import { count } from './count.js';
 import type { DocumentInfo } from './protocol.js';
 
@@ -15,31 +14,35 @@ function tag<K extends keyof HTMLElementTagNameMap>(name: K, className: string, 
   return node;
 }
 
-/** A fingerprint as 16 hex digits, the form the export uses too. */
-export const hex = (fingerprint: bigint): string => fingerprint.toString(16).padStart(16, '0');
+/** How a group's members compare with its first: in bits (SimHash) or in similarity (MinHash). */
+export interface GroupMeasure {
+  /** Each member's badge, the first's included ("first"). */
+  readonly badges: readonly string[];
+  /** The card's summary of the group: "up to 3 bits from the first". */
+  readonly summary: string;
+  /** What to show beside each member's name (its fingerprint), if anything. */
+  readonly codes: readonly string[] | null;
+}
 
-function memberRow(info: DocumentInfo, fingerprint: bigint, distance: number | null): HTMLLIElement {
+function memberRow(info: DocumentInfo, badge: string, code: string | undefined, first: boolean): HTMLLIElement {
   const row = tag('li', 'member');
   const head = tag('div', 'member-head');
-  head.append(
-    tag('span', distance === null ? 'badge first' : 'badge', distance === null ? 'first' : count(distance, 'bit')),
-    tag('span', 'name', info.name),
-    tag('code', 'fingerprint', hex(fingerprint)),
-  );
+  head.append(tag('span', first ? 'badge first' : 'badge', badge), tag('span', 'name', info.name));
+  if (code !== undefined) head.append(tag('code', 'fingerprint', code));
   row.append(head, tag('p', 'snippet', info.snippet));
   return row;
 }
 
 /**
  * Replaces the contents of `list` with one card per group (positions, first member first), each
- * member with its distance from the group's first document, or with `whenNone` if there is no
- * group.
+ * member with how it compares with the group's first document as `measure` says, or with
+ * `whenNone` if there is no group.
  */
 export function renderGroups(
   list: HTMLOListElement,
   groups: readonly (readonly number[])[],
   documents: readonly DocumentInfo[],
-  fingerprints: BigUint64Array,
+  measure: (group: readonly number[]) => GroupMeasure,
   whenNone: string,
 ): void {
   if (groups.length === 0) {
@@ -48,12 +51,11 @@ export function renderGroups(
   }
   const cards = groups.slice(0, SHOWN_GROUPS).map((group, index) => {
     const card = tag('li', 'group');
-    const first = fingerprints[group[0]!]!;
-    const distances = group.map((position) => numDifferingBits(first, fingerprints[position]!));
+    const { badges, summary, codes } = measure(group);
     const title = tag('h3', '', `Group ${index + 1}`);
-    title.append(tag('span', 'group-meta', ` · ${count(group.length, 'document')} · up to ${count(Math.max(...distances), 'bit')} from the first`));
+    title.append(tag('span', 'group-meta', ` · ${count(group.length, 'document')} · ${summary}`));
     const members = tag('ol', 'members');
-    members.append(...group.map((position, i) => memberRow(documents[position]!, fingerprints[position]!, i === 0 ? null : distances[i]!)));
+    members.append(...group.map((position, i) => memberRow(documents[position]!, badges[i]!, codes?.[i], i === 0)));
     card.append(title, members);
     return card;
   });

@@ -1,20 +1,35 @@
 /**
  * The fingerprinting worker: reads dropped files, fingerprints them in batches with a progress
- * report after each, and measures the distance distribution, all off the page's thread so that
- * a large drop never freezes the page. It keeps every fingerprint so far; texts are not kept.
+ * report after each (a large drop on a pool of workers of its own, one per core), signs them
+ * for MinHash when asked, and measures the distance distribution, all off the page's thread so
+ * that a large drop never freezes the page. It keeps every fingerprint and signature so far,
+ * and each document's input (a file handle, or pasted text) to sign it later if MinHash is
+ * chosen then; the texts of files are not kept.
  */
 
-import { fingerprintMany, init } from 'simhash-wasm/slim';
+import type { Pool } from 'simhash-wasm/parallel';
+import { fingerprintMany, init, minhashMany } from 'simhash-wasm/slim';
 import wasmUrl from 'simhash-wasm/simhash.wasm?url';
 // The command line's own rule, so that the page and `simhash-wasm dedup` skip the same files.
 import { BINARY_PROBE_BYTES, looksBinary } from '../../../ts/shared/binary.js';
-import { distanceHistogram } from './histogram.js';
-import type { DocumentInfo, Input, Reply, Request, Skipped } from './protocol.js';
-import { TEXT_OPTIONS } from './settings.js';
+import { agreementHistogram, distanceHistogram } from './histogram.js';
+import type { DocumentInfo, Input, Reply, Request, Signed, Skipped } from './protocol.js';
+import { MINHASH_OPTIONS, MINHASH_PERMUTATIONS as K, POOL_THRESHOLD, TEXT_OPTIONS } from './settings.js';
 
 /** Characters per batch: small enough for a smooth progress bar, large enough to cost nothing. */
 const BATCH_CHARACTERS = 256 * 1024;
 const SNIPPET_CHARACTERS = 160;
+/**
+ * Files read at once, in order. Reading a file is mostly waiting for the browser (a small file
+ * can take a millisecond), so overlapping the reads keeps the fingerprinting fed.
+ */
+const READ_AHEAD = 32;
+/** ...and at most this many bytes of them (but always one), so that large files are not all held at once. */
+const READ_AHEAD_BYTES = 16 << 20;
+/** Files up to this size are read in one go. */
+const WHOLE_READ_BYTES = 1 << 20;
+/** As `Blob.text()` decodes: UTF-8, a leading BOM dropped, bad bytes replaced. */
+const utf8 = new TextDecoder();
 
 /** The part of a dedicated worker's global scope used here (the project's lib is DOM's). */
 interface WorkerScope {
@@ -31,17 +46,31 @@ const ready = init(wasmUrl);
 // logged as unhandled before the first request arrives.
 ready.catch(() => undefined);
 let all = new BigUint64Array(0);
+/** The input of every document so far, in order. */
+let kept: Input[] = [];
+/** The signatures of documents `0 .. signed - 1`, back to back. */
+let signatures = new Uint32Array(0);
+let signed = 0;
 
 const size = (input: Input): number => (input.kind === 'file' ? input.file.size : input.text.length);
 
-/** The input's text, or why it is not a document. */
-async function read(input: Input): Promise<{ text: string } | { reason: string }> {
+/** A document's text, or why an input is not a document. */
+type Outcome = { readonly text: string } | { readonly reason: string };
+
+/** The input's text, or why it is not a document; never rejects. */
+async function readInput(input: Input): Promise<Outcome> {
   if (input.kind === 'text') return input;
   try {
-    // Only the first bytes are read before deciding, so a large binary file costs nothing.
-    const head = new Uint8Array(await input.file.slice(0, BINARY_PROBE_BYTES).arrayBuffer());
-    if (looksBinary(head)) return { reason: 'binary file' };
-    return { text: await input.file.text() };
+    const { file } = input;
+    // Each read costs the worker a round trip to the browser, so a small file is read once;
+    // of a large one, only the first bytes before deciding, so a large binary file costs nothing.
+    if (file.size <= WHOLE_READ_BYTES) {
+      const bytes = new Uint8Array(await file.arrayBuffer());
+      if (looksBinary(bytes.subarray(0, BINARY_PROBE_BYTES))) return { reason: 'binary file' };
+      return { text: utf8.decode(bytes) };
+    }
+    if (looksBinary(new Uint8Array(await file.slice(0, BINARY_PROBE_BYTES).arrayBuffer()))) return { reason: 'binary file' };
+    return { text: await file.text() };
   } catch (error) {
     return { reason: `could not be read (${error instanceof Error ? error.message : String(error)})` };
   }
@@ -52,55 +81,187 @@ function snippet(text: string): string {
   return head.length > SNIPPET_CHARACTERS ? `${head.slice(0, SNIPPET_CHARACTERS)}…` : head;
 }
 
-async function add(id: number, inputs: readonly Input[]): Promise<void> {
-  await ready;
-  const total = inputs.reduce((sum, input) => sum + size(input), 0);
-  const documents: DocumentInfo[] = [];
-  const skipped: Skipped[] = [];
-  const fingerprints = new BigUint64Array(inputs.length);
-  let batch: string[] = [];
-  let batchCharacters = 0;
-  let done = 0;
-  let doneInBatch = 0;
-  const flush = (): void => {
-    fingerprints.set(fingerprintMany(batch, TEXT_OPTIONS), documents.length - batch.length);
-    done += doneInBatch;
-    batch = [];
-    batchCharacters = 0;
-    doneInBatch = 0;
-    scope.postMessage({ type: 'progress', id, done, total });
-  };
+/**
+ * Each of `inputs` with what reading it gave, in order, with up to `READ_AHEAD` reads (and
+ * `READ_AHEAD_BYTES`, or one file) under way.
+ */
+async function* readInOrder(inputs: readonly Input[]): AsyncGenerator<readonly [Input, Outcome], void, undefined> {
+  const reads: Promise<Outcome>[] = [];
+  let next = 0;
+  let pendingBytes = 0;
   for (const input of inputs) {
-    const outcome = await read(input);
-    doneInBatch += size(input);
+    while (
+      next < inputs.length &&
+      reads.length < READ_AHEAD &&
+      (reads.length === 0 || pendingBytes + size(inputs[next]!) <= READ_AHEAD_BYTES)
+    ) {
+      pendingBytes += size(inputs[next]!);
+      reads.push(readInput(inputs[next++]!));
+    }
+    const outcome = await reads.shift()!;
+    pendingBytes -= size(input);
+    yield [input, outcome];
+  }
+}
+
+/** What reading a request's inputs found so far. */
+interface Reading {
+  readonly documents: DocumentInfo[];
+  /** The input of each document. */
+  readonly inputs: Input[];
+  /** `ends[d]`: the size of the inputs read up to and including document d's. */
+  readonly ends: number[];
+  readonly skipped: Skipped[];
+}
+
+/** Reads `inputs` in order, recording each in `into`, and yields the texts of the documents. */
+async function* documentTexts(inputs: readonly Input[], into: Reading): AsyncGenerator<string, void, undefined> {
+  let consumed = 0;
+  for await (const [input, outcome] of readInOrder(inputs)) {
+    consumed += size(input);
     if ('reason' in outcome) {
-      skipped.push({ name: input.name, reason: outcome.reason });
+      into.skipped.push({ name: input.name, reason: outcome.reason });
       continue;
     }
-    const { text } = outcome;
-    documents.push({ name: input.name, characters: text.length, snippet: snippet(text) });
-    batch.push(text);
-    batchCharacters += text.length;
-    if (batchCharacters >= BATCH_CHARACTERS) flush();
+    into.documents.push({ name: input.name, characters: outcome.text.length, snippet: snippet(outcome.text) });
+    into.inputs.push(input);
+    into.ends.push(consumed);
+    yield outcome.text;
   }
-  flush();
+}
+
+/** A pool of `threads` workers, or why there is none (a browser without workers in workers). */
+async function startPool(threads: number): Promise<{ pool: Pool | null; failure: string | null }> {
+  try {
+    // Loaded with the first large drop: most drops never need it.
+    const { createPool } = await import('simhash-wasm/parallel');
+    return { pool: await createPool({ threads }), failure: null };
+  } catch (error) {
+    return { pool: null, failure: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+async function add(id: number, inputs: readonly Input[], sign: boolean, threads: number): Promise<void> {
+  await ready;
+  const total = inputs.reduce((sum, input) => sum + size(input), 0);
+  // The pool has no MinHash: a drop to sign as well stays here, in one pass over its texts.
+  const { pool, failure } = threads > 1 && !sign && total > POOL_THRESHOLD ? await startPool(threads) : { pool: null, failure: null };
+  // Signatures go to the page in order; if earlier documents still lack theirs, a later
+  // request signs them all.
+  const signing = sign && signed === kept.length;
+  const reading: Reading = { documents: [], inputs: [], ends: [], skipped: [] };
+  const { documents, skipped, ends } = reading;
+  const fingerprints = new BigUint64Array(inputs.length);
+  const newSignatures = signing ? new Uint32Array(inputs.length * K) : null;
+  const texts = documentTexts(inputs, reading);
+  let at = 0;
+  const report = (): void => scope.postMessage({ type: 'progress', id, done: at === 0 ? 0 : ends[at - 1]!, total });
+  if (pool !== null) {
+    try {
+      for await (const chunk of pool.fingerprintStream(texts, TEXT_OPTIONS)) {
+        fingerprints.set(chunk, at);
+        at += chunk.length;
+        report();
+      }
+    } finally {
+      await pool.close();
+    }
+  } else {
+    let batch: string[] = [];
+    let batchCharacters = 0;
+    const flush = (): void => {
+      if (batch.length === 0) return;
+      fingerprints.set(fingerprintMany(batch, TEXT_OPTIONS), at);
+      newSignatures?.set(minhashMany(batch, MINHASH_OPTIONS), at * K);
+      at += batch.length;
+      batch = [];
+      batchCharacters = 0;
+      report();
+    };
+    for await (const text of texts) {
+      batch.push(text);
+      batchCharacters += text.length;
+      if (batchCharacters >= BATCH_CHARACTERS) flush();
+    }
+    flush();
+  }
+  scope.postMessage({ type: 'progress', id, done: total, total });
   const added = fingerprints.slice(0, documents.length);
   const grown = new BigUint64Array(all.length + added.length);
   grown.set(all);
   grown.set(added, all.length);
   all = grown;
+  const from = kept.length;
+  kept = kept.concat(reading.inputs);
+  const signedNow = newSignatures === null ? null : keepSignatures(from, newSignatures.subarray(0, documents.length * K));
   // Documents without words all share the fingerprint 0 and would pile up at distance 0.
   const histogram = distanceHistogram(all.filter((fingerprint) => fingerprint !== 0n));
-  scope.postMessage({ type: 'added', id, documents, fingerprints: added, skipped, histogram }, [added.buffer, histogram.counts.buffer]);
+  const transfer = [added.buffer, histogram.counts.buffer];
+  if (signedNow !== null) transfer.push(signedNow.signatures.buffer, signedNow.agreement.counts.buffer);
+  const workers = pool?.threads ?? 1;
+  scope.postMessage(
+    { type: 'added', id, documents, fingerprints: added, skipped, histogram, signed: signedNow, workers, poolFailure: failure },
+    transfer,
+  );
+}
+
+/**
+ * Keeps `added`, the signatures of documents `from` onwards (the last of them all), and returns
+ * a copy of them for the page, with the agreement of every two documents with words.
+ */
+function keepSignatures(from: number, added: Uint32Array): Signed {
+  const grown = new Uint32Array(from * K + added.length);
+  grown.set(signatures.subarray(0, from * K));
+  grown.set(added, from * K);
+  signatures = grown;
+  signed = kept.length;
+  // Documents without words all sign as 0xFFFFFFFF everywhere and would pile up at agreement 1.
+  const withWords = [...all.keys()].filter((d) => all[d] !== 0n);
+  return { from, signatures: added.slice(), agreement: agreementHistogram(signatures, K, withWords) };
+}
+
+/** Signs every document without a signature, reading each again. */
+async function signKept(id: number): Promise<void> {
+  await ready;
+  const from = signed;
+  const todo = kept.slice(from);
+  const total = todo.reduce((sum, input) => sum + size(input), 0);
+  const added = new Uint32Array(todo.length * K);
+  let batch: string[] = [];
+  let batchCharacters = 0;
+  let at = 0;
+  let done = 0;
+  const flush = (): void => {
+    if (batch.length === 0) return;
+    added.set(minhashMany(batch, MINHASH_OPTIONS), at * K);
+    at += batch.length;
+    batch = [];
+    batchCharacters = 0;
+    scope.postMessage({ type: 'progress', id, done, total });
+  };
+  for await (const [input, outcome] of readInOrder(todo)) {
+    if ('reason' in outcome) throw new Error(`${input.name} could not be read again for MinHash (${outcome.reason})`);
+    done += size(input);
+    batch.push(outcome.text);
+    batchCharacters += outcome.text.length;
+    if (batchCharacters >= BATCH_CHARACTERS) flush();
+  }
+  flush();
+  const signedNow = keepSignatures(from, added);
+  scope.postMessage({ type: 'signed', id, signed: signedNow }, [signedNow.signatures.buffer, signedNow.agreement.counts.buffer]);
 }
 
 async function handle(request: Request): Promise<void> {
   if (request.type === 'clear') {
     all = new BigUint64Array(0);
+    kept = [];
+    signatures = new Uint32Array(0);
+    signed = 0;
     return;
   }
   try {
-    await add(request.id, request.inputs);
+    if (request.type === 'add') await add(request.id, request.inputs, request.sign, request.threads);
+    else await signKept(request.id);
   } catch (error) {
     scope.postMessage({ type: 'failed', id: request.id, message: error instanceof Error ? error.message : String(error) });
   }
