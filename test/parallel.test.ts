@@ -214,6 +214,22 @@ describe('failures', () => {
     await expect(small.findAll([1n], { distance: 1 })).rejects.toThrow(/closed/);
   });
 
+  it('deals requests sent together to different workers before giving any worker a second', async () => {
+    const two = await parallel.createPool({ threads: 2 });
+    try {
+      const workers = poolModule.workersOf(two);
+      await workers.run({ op: 'echo', payload: 0, transferBack: false });
+      // Sent together, as the slices of one findAll are: the echo must go to the idle worker,
+      // not queue behind the crash on the first one (which would reject it with the crash).
+      const crash = workers.run({ op: 'crash', how: 'exit' });
+      const echo = workers.run<number>({ op: 'echo', payload: 7, transferBack: false });
+      expect(await echo).toBe(7);
+      await crash.catch(() => undefined);
+    } finally {
+      await two.close();
+    }
+  });
+
   it('close() and an idle pool leave nothing that keeps Node running', () => {
     const script = (close: boolean): string => `
       const { createPool } = await import(${JSON.stringify(new URL('index.js', distUrl).href)});

@@ -161,12 +161,14 @@ export class WorkerSet {
   }
 
   #pump(): void {
-    for (const slot of this.#slots) {
-      const endpoint = slot.endpoint;
-      if (endpoint === null) continue;
-      while (slot.inFlight.size < IN_FLIGHT) {
+    // Breadth first: every worker gets one request before any gets a second, so the slices of
+    // one call (queued together) land on different workers and run at once.
+    for (let depth = 1; depth <= IN_FLIGHT; depth++) {
+      for (const slot of this.#slots) {
+        const endpoint = slot.endpoint;
+        if (endpoint === null || slot.inFlight.size >= depth) continue;
         const task = slot.queue.shift() ?? this.#queue.shift();
-        if (task === undefined) break;
+        if (task === undefined) continue;
         const call = this.#nextCall++;
         if (slot.inFlight.size === 0) endpoint.hold(true);
         slot.inFlight.set(call, task);
