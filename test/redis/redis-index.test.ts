@@ -257,37 +257,34 @@ for (const kind of ['single', 'cluster'] as const) {
   });
 }
 
-/** `client` with every script call from the `k`-th on failing, as if the writer had died. */
-/** `client`, counting the script calls made through it. */
-function countingCalls(client: Redis | Cluster): { client: Redis | Cluster; calls: () => number } {
-  let calls = 0;
-  const counted = new Proxy(client, {
-    get(target, property, receiver) {
-      const value: unknown = Reflect.get(target, property, receiver);
-      if ((property === 'evalshaBuffer' || property === 'evalBuffer') && typeof value === 'function') {
-        return (...args: unknown[]) => {
-          calls++;
-          return (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
-        };
-      }
-      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
-    },
-  });
-  return { client: counted, calls: () => calls };
-}
-
-function failingAfter(client: Redis | Cluster, k: number): Redis | Cluster {
-  let calls = 0;
+/**
+ * `client` with every script call (`evalshaBuffer`, or `evalBuffer` after NOSCRIPT) passed
+ * through `intercept`, which gets the method name and either calls on or fails.
+ */
+function interceptScripts(client: Redis | Cluster, intercept: (method: string, call: () => Promise<unknown>) => Promise<unknown>): Redis | Cluster {
   return new Proxy(client, {
     get(target, property, receiver) {
       const value: unknown = Reflect.get(target, property, receiver);
       if ((property === 'evalshaBuffer' || property === 'evalBuffer') && typeof value === 'function') {
-        return (...args: unknown[]) => {
-          if (property === 'evalshaBuffer' && calls++ >= k) return Promise.reject(new Error('writer died'));
-          return (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
-        };
+        return (...args: unknown[]) => intercept(property, () => (value as (...a: unknown[]) => Promise<unknown>).apply(target, args));
       }
       return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
     },
   });
+}
+
+/** `client`, counting the script calls made through it. */
+function countingCalls(client: Redis | Cluster): { client: Redis | Cluster; calls: () => number } {
+  let calls = 0;
+  const counted = interceptScripts(client, (_, call) => {
+    calls++;
+    return call();
+  });
+  return { client: counted, calls: () => calls };
+}
+
+/** `client` with every script call from the `k`-th on failing, as if the writer had died. */
+function failingAfter(client: Redis | Cluster, k: number): Redis | Cluster {
+  let calls = 0;
+  return interceptScripts(client, (method, call) => (method === 'evalshaBuffer' && calls++ >= k ? Promise.reject(new Error('writer died')) : call()));
 }
