@@ -17,7 +17,7 @@ const stampFile = join(dist, '.build-stamp');
 const wasmOut = join(dist, 'simhash.wasm');
 const inlineModule = join(root, 'ts', 'wasm', 'generated', 'wasm-bytes.ts');
 
-// Keep in step with crates/simhash-wasm/src/lib.rs ABI_VERSION and ts/wasm/loader.ts.
+// Keep in step with crates/simhash-wasm/src/lib.rs ABI_VERSION and ts/wasm/realm-module.ts.
 const INPUTS = ['Cargo.toml', 'crates', 'ts', 'tsconfig.json', 'tsconfig.build.json', 'tsconfig.cjs.json', 'scripts/build.mjs', 'scripts/toolchain.mjs', 'package.json'];
 
 function listFiles(path) {
@@ -85,12 +85,13 @@ function writeInlineModule() {
   );
 }
 
-function buildTypeScript() {
+async function buildTypeScript() {
   rmSync(join(dist, 'esm'), { recursive: true, force: true });
   rmSync(join(dist, 'cjs'), { recursive: true, force: true });
   step('tsc (ESM)', bin('tsc'), ['-p', 'tsconfig.build.json']);
   step('tsc (CommonJS)', bin('tsc'), ['-p', 'tsconfig.cjs.json']);
   writeFileSync(join(dist, 'cjs', 'package.json'), '{ "type": "commonjs" }\n');
+  await bundlePoolWorker();
   buildSlim();
   writeFileSync(join(dist, 'simhash.wasm.d.ts'), WASM_DECLARATION);
 }
@@ -105,6 +106,40 @@ const WASM_DECLARATION = `/**
 declare const simhashWasm: string | object;
 export default simhashWasm;
 `;
+
+/**
+ * The pool's worker script, made one file without the inlined module. Its workers get the
+ * module from the pool (compiled once on the pool's thread), so the inlined copy, which its
+ * imports reach through the loader, would be dead weight: in an app's bundle, a second copy of
+ * the module in the worker's chunk. Node, Deno and Bun run the same file.
+ */
+async function bundlePoolWorker() {
+  const started = performance.now();
+  const { build } = await import('esbuild');
+  const worker = join(dist, 'esm', 'parallel', 'worker.js');
+  await build({
+    entryPoints: [worker],
+    outfile: worker,
+    allowOverwrite: true,
+    bundle: true,
+    format: 'esm',
+    platform: 'neutral',
+    target: 'es2022',
+    external: ['node:*'],
+    banner: { js: '// The pool worker of simhash-wasm/parallel, bundled by scripts/build.mjs without the inlined module: the pool posts it one.' },
+    logLevel: 'warning',
+    plugins: [
+      {
+        name: 'no-inlined-module',
+        setup(build) {
+          build.onLoad({ filter: /[\\/]generated[\\/]wasm-bytes\.js$/ }, () => ({ contents: 'export const wasmBase64 = null;\n', loader: 'js' }));
+        },
+      },
+    ],
+  });
+  if (readFileSync(worker, 'latin1').includes('AGFzbQ')) throw new Error('simhash-wasm: the pool worker still holds an inlined module');
+  console.error(`simhash-wasm: pool worker (${((performance.now() - started) / 1000).toFixed(1)} s)`);
+}
 
 /**
  * `simhash-wasm/slim`: the WebAssembly entry without the inlined module, for those who load
@@ -129,7 +164,7 @@ if (!force && existsSync(stampFile) && existsSync(inlineModule) && readFileSync(
 } else {
   buildWasm();
   writeInlineModule();
-  buildTypeScript();
+  await buildTypeScript();
   writeFileSync(stampFile, hash);
   console.error(`simhash-wasm: built dist/ (simhash.wasm ${statSync(wasmOut).size} bytes)`);
 }

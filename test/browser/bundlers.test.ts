@@ -1,7 +1,8 @@
 // The package as an app gets it: packed, installed into an empty project, bundled for the
 // browser by Vite (no configuration) and by esbuild, and run in Debian's Chromium under a strict
 // Content-Security-Policy, on the page and in a module worker, from the inlined module and from
-// the separate .wasm file. The bundles must hold no Node built-in, and the results equal Node's.
+// the separate .wasm file; and the worker pool bundled by Vite, as shipped. The bundles must hold
+// no Node built-in, and the results equal Node's.
 
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -81,21 +82,30 @@ afterAll(async () => {
   if (consumer !== '') rmSync(consumer, { recursive: true, force: true });
 });
 
-/** What the app shows when served from `dir` with `?wasm=<how>`; a screenshot on the way. */
-async function runApp(dir: string, how: 'inline' | 'file', screenshot: string): Promise<unknown> {
+/**
+ * What the app served from `dir` shows at `?query`, and the .wasm files it fetched; a screenshot
+ * on the way.
+ */
+async function showApp(dir: string, query: string, screenshot: string): Promise<{ shown: unknown; modules: string[] }> {
   const server = await serveStatic({ '/': dir }, STRICT_CSP);
   servers.push(server);
   const page = await browser.newPage();
   const watch = watchPage(page);
-  await page.goto(`${server.origin}/?wasm=${how}`);
+  await page.goto(`${server.origin}/?${query}`);
   const result = page.locator('#result');
   await result.filter({ hasText: /\S/ }).waitFor();
   await page.screenshot({ path: artifact(screenshot), fullPage: true });
   const shown: unknown = JSON.parse((await result.textContent()) ?? '');
   expectQuiet(watch, server.origin);
-  // The file variant must really fetch the file, the inline one must not.
-  expect(watch.requests.some((url) => url.endsWith('.wasm'))).toBe(how === 'file');
   await page.close();
+  return { shown, modules: watch.requests.filter((url) => url.endsWith('.wasm')) };
+}
+
+/** What the app shows when served from `dir` with `?wasm=<how>`. */
+async function runApp(dir: string, how: 'inline' | 'file', screenshot: string): Promise<unknown> {
+  const { shown, modules } = await showApp(dir, `wasm=${how}`, screenshot);
+  // The file variant must really fetch the file, the inline one must not.
+  expect(modules.length > 0).toBe(how === 'file');
   return shown;
 }
 
@@ -154,5 +164,37 @@ describe('an app bundled by esbuild for the browser', () => {
 
   it.each(['inline', 'file'] as const)('computes what Node computes, on the page and in a worker, from the %s module', async (how) => {
     expect(await runApp(out, how, `esbuild-app-${how}.png`)).toEqual(expected());
+  });
+});
+
+describe('an app using the worker pool, bundled by Vite with no configuration', () => {
+  let out = '';
+  beforeAll(async () => {
+    out = join(consumer, 'dist-vite-pool');
+    await viteBuild({ root: join(consumer, 'pool'), configFile: false, logLevel: 'error', build: { outDir: out } });
+  }, 60_000);
+
+  it('bundles the pool worker as a chunk of its own, which carries no copy of the module', () => {
+    expectNoNodeBuiltins(out);
+    const scripts = filesUnder(out).filter((file) => file.endsWith('.js'));
+    const workers = scripts.filter((file) => /[\\/]worker-[\w-]+\.js$/.test(file));
+    expect(workers, 'the pool worker').toHaveLength(1);
+    const worker = readFileSync(workers[0]!, 'latin1');
+    // Bundled, not copied: a copy of the script would import its neighbours, absent here.
+    expect(specifiers(worker).filter((specifier) => specifier.startsWith('.'))).toEqual([]);
+    // The module in base64, as the default entry inlines it: once, in the page's script.
+    const inlined = readFileSync(join(root, 'dist', 'simhash.wasm')).subarray(0, 48).toString('base64');
+    const copies = (file: string): number => readFileSync(file, 'latin1').split(inlined).length - 1;
+    expect(scripts.map(copies).reduce((sum, n) => sum + n, 0), 'inlined copies of the module').toBe(1);
+    expect(copies(workers[0]!)).toBe(0);
+    expect(worker.length, 'the worker is small without the module').toBeLessThan(60_000);
+  });
+
+  it.each(['first', 'after'] as const)('gets from the pool what the synchronous API computes, with init() %s the pool starts', async (init) => {
+    const { shown, modules } = await showApp(out, `init=${init}`, `vite-pool-init-${init}.png`);
+    expect(shown).toEqual({ pool: summarise(wasm), sync: summarise(wasm) });
+    // After init(), the pool gives its workers the module init() compiled and fetches nothing;
+    // before it, the pool loads the .wasm file Vite emitted, once for all its workers.
+    expect(modules).toHaveLength(init === 'first' ? 0 : 1);
   });
 });

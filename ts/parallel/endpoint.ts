@@ -3,7 +3,8 @@
  * Worker (browsers, Deno, Bun).
  */
 
-import type { Ready, Request, Response } from './protocol.js';
+import type { CompiledModule } from '../shared/init-source.js';
+import type { Ready, Request, Response, Setup } from './protocol.js';
 
 /** One worker, running the pool's worker script. */
 export interface Endpoint {
@@ -25,10 +26,13 @@ export interface EndpointEvents {
   failure(error: Error): void;
 }
 
-/** The worker script, next to this module in the package. */
-function workerUrl(): URL {
-  return new URL('./worker.js', import.meta.url);
-}
+/**
+ * The worker script's file, next to this module in the package, for Node. Not written as a
+ * literal inside `new URL(…, import.meta.url)`: bundlers take that form for an asset to copy,
+ * and a browser bundle would carry this unbundled script (which never runs there) beside the
+ * worker they build from the Web Worker form below. Node finds the file either way.
+ */
+const NODE_WORKER_FILE = './worker.js';
 
 /** A Web Worker as this module uses it: the DOM's type is not available in every setting. */
 interface WebWorker {
@@ -38,23 +42,30 @@ interface WebWorker {
   terminate(): void;
 }
 
-type WebWorkerConstructor = new (url: URL, options: { type: 'module'; name?: string }) => WebWorker;
+/**
+ * The platform's Web Worker class: browsers, Deno and Bun have one, Node (20 to 24) has none.
+ * Declared here, as the global it is, rather than through the DOM library, which the package's
+ * declarations must not need.
+ */
+declare const Worker: (new (url: URL, options: { type: 'module'; name?: string }) => WebWorker) | undefined;
 
 /**
- * Starts a worker and resolves once its instance is ready.
+ * Starts a worker, gives it `module` to instantiate, and resolves once its instance is ready.
  *
+ * @param module the `WebAssembly.Module` every worker instantiates.
  * @throws when the worker cannot start or fails before it is ready.
  */
-export async function spawn(events: EndpointEvents, name: string): Promise<Endpoint> {
-  const WebWorkerClass = (globalThis as { Worker?: WebWorkerConstructor }).Worker;
-  return WebWorkerClass === undefined ? spawnNode(events, name) : spawnWeb(WebWorkerClass, events, name);
+export async function spawn(events: EndpointEvents, name: string, module: CompiledModule): Promise<Endpoint> {
+  const setup: Setup = { module };
+  return typeof Worker === 'function' ? spawnWeb(events, name, setup) : spawnNode(events, name, setup);
 }
 
-async function spawnNode(events: EndpointEvents, name: string): Promise<Endpoint> {
-  const { Worker } = await import('node:worker_threads');
+async function spawnNode(events: EndpointEvents, name: string, setup: Setup): Promise<Endpoint> {
+  const { Worker: NodeWorker } = await import('node:worker_threads');
   // The worker gets this process's flags except those only a main script may take.
   const execArgv = process.execArgv.filter((flag) => !flag.startsWith('--input-type') && !flag.startsWith('--eval'));
-  const worker = new Worker(workerUrl(), { name, execArgv });
+  const worker = new NodeWorker(new URL(NODE_WORKER_FILE, import.meta.url), { name, execArgv });
+  worker.postMessage(setup);
   let ready = false;
   let failed = false;
   return new Promise<Endpoint>((resolve, reject) => {
@@ -86,9 +97,12 @@ async function spawnNode(events: EndpointEvents, name: string): Promise<Endpoint
   });
 }
 
-async function spawnWeb(WebWorkerClass: WebWorkerConstructor, events: EndpointEvents, name: string): Promise<Endpoint> {
-  // Written out in full (not through `workerUrl`) so that bundlers see the worker and emit it.
-  const worker = new WebWorkerClass(new URL('./worker.js', import.meta.url), { type: 'module', name });
+async function spawnWeb(events: EndpointEvents, name: string, setup: Setup): Promise<Endpoint> {
+  // The form bundlers (Vite, webpack 5, Parcel) recognise, to the letter: the global `Worker`,
+  // a literal URL relative to `import.meta.url` and `type: 'module'`. They then bundle the
+  // worker's script and emit it; anything else they copy or leave alone.
+  const worker = new Worker!(new URL('./worker.js', import.meta.url), { type: 'module', name });
+  worker.postMessage(setup, []);
   let ready = false;
   let failed = false;
   return new Promise<Endpoint>((resolve, reject) => {

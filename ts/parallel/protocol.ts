@@ -4,6 +4,7 @@
  * their class on the way.
  */
 
+import type { CompiledModule } from '../shared/init-source.js';
 import type { FindAllOptions, FindClustersOptions, QueryOptions, SimHashIndexOptions, TextOptions } from '../shared/types.js';
 import type { WorkSlice } from '../shared/work-slice.js';
 
@@ -61,6 +62,15 @@ export interface ErrorData {
 export type Response =
   | { readonly call: number; readonly ok: true; readonly value: unknown }
   | { readonly call: number; readonly ok: false; readonly error: ErrorData };
+
+/**
+ * The first message to every worker: the module to instantiate, compiled once by the pool, so
+ * that no worker loads (or, bundled, carries) a copy of its own. A `WebAssembly.Module`, typed
+ * as any object because `WebAssembly` is declared only by the DOM library.
+ */
+export interface Setup {
+  readonly module: CompiledModule;
+}
 
 /** The first message of every worker: its module is loaded and its instance ready. */
 export interface Ready {

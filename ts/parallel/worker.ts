@@ -8,33 +8,37 @@ import type { SimHashIndex as SimHashIndexType } from '../shared/types.js';
 import { findClustersSlice } from '../wasm/clusters.js';
 import { computeMany, computeManyWeighted } from '../wasm/compute.js';
 import { findAllSlice } from '../wasm/find-all.js';
-import { init } from '../wasm/loader.js';
+import { initSync } from '../wasm/loader.js';
 import { SimHashIndex } from '../wasm/simhash-index.js';
 import { fingerprintMany } from '../wasm/text.js';
-import type { ErrorData, Operation, Ready, Request, Response } from './protocol.js';
+import type { ErrorData, Operation, Ready, Request, Response, Setup } from './protocol.js';
 
 /** The side of a message channel a worker holds. */
 interface Port {
   post(message: Response | Ready, transfer: readonly ArrayBuffer[]): void;
-  listen(handler: (message: Request) => void): void;
+  listen(handler: (message: Setup | Request) => void): void;
 }
 
 /** A worker's own global scope on the web: only what this script uses. */
 interface WebWorkerScope {
   postMessage(message: unknown, transfer: readonly ArrayBuffer[]): void;
-  addEventListener(type: 'message', listener: (event: { data: Request }) => void): void;
+  addEventListener(type: 'message', listener: (event: { data: Setup | Request }) => void): void;
 }
 
-async function connect(): Promise<Port> {
-  const scope = globalThis as unknown as Partial<WebWorkerScope> & { process?: { versions?: { node?: string } } };
+/** The port of a Web Worker (browsers, Deno, Bun), or `undefined` in Node's workers. */
+function webPort(): Port | undefined {
+  const scope = globalThis as unknown as Partial<WebWorkerScope>;
   // Bun and Deno workers are Web Workers; only Node's have no `postMessage` global.
-  if (typeof scope.postMessage === 'function' && typeof scope.addEventListener === 'function') {
-    const web = scope as WebWorkerScope;
-    return {
-      post: (message, transfer) => web.postMessage(message, transfer),
-      listen: (handler) => web.addEventListener('message', (event) => handler(event.data)),
-    };
-  }
+  if (typeof scope.postMessage !== 'function' || typeof scope.addEventListener !== 'function') return undefined;
+  const web = scope as WebWorkerScope;
+  return {
+    post: (message, transfer) => web.postMessage(message, transfer),
+    listen: (handler) => web.addEventListener('message', (event) => handler(event.data)),
+  };
+}
+
+/** The port of a Node worker thread. */
+async function nodePort(): Promise<Port> {
   const { parentPort } = await import('node:worker_threads');
   if (parentPort === null) throw new Error('simhash-wasm/parallel: the worker script must run in a worker');
   const port = parentPort;
@@ -139,9 +143,8 @@ function errorData(error: unknown): ErrorData {
   return { name: 'Error', message: String(error) };
 }
 
-const port = await connect();
-await init();
-port.listen((request) => {
+/** Answers one request. */
+function answer(port: Port, request: Request): void {
   let response: Response;
   let transfer: ArrayBuffer[] = [];
   try {
@@ -152,5 +155,33 @@ port.listen((request) => {
     response = { call: request.call, ok: false, error: errorData(error) };
   }
   port.post(response, transfer);
-});
-port.post({ ready: true }, []);
+}
+
+/**
+ * Serves the pool on `port`: the first message is the module to instantiate (see `Setup`), every
+ * later one a request. Nothing else loads a module here: this script's graph must not reach the
+ * copy inlined in the package, or a bundled worker would carry it.
+ */
+function serve(port: Port): void {
+  let setUp = false;
+  port.listen((message) => {
+    if (setUp) {
+      answer(port, message as Request);
+      return;
+    }
+    setUp = true;
+    // An error here fails the worker before it is ready, and the pool reports it.
+    initSync((message as Setup).module);
+    port.post({ ready: true }, []);
+  });
+}
+
+// A Web Worker listens at once: a message that arrives before its listener is lost. Node keeps
+// messages until the port has one. No top-level await: bundlers may build workers as classic
+// scripts, which have none.
+const web = webPort();
+if (web === undefined) {
+  void nodePort().then(serve);
+} else {
+  serve(web);
+}

@@ -5,7 +5,9 @@
  */
 
 import { IndexFormatError, type IndexFormatProblem } from '../shared/index-format.js';
+import type { CompiledModule } from '../shared/init-source.js';
 import { spawn, type Endpoint } from './endpoint.js';
+import { poolModule } from './pool-module.js';
 import type { ErrorData, Operation, Response } from './protocol.js';
 
 /**
@@ -54,16 +56,23 @@ export function rebuildError(data: ErrorData): Error {
 export class WorkerSet {
   readonly #slots: Slot[];
   readonly #queue: Task[] = [];
+  /** The module every worker instantiates, replacements included. */
+  readonly #module: CompiledModule;
   #nextCall = 1;
   #closed = false;
 
-  private constructor(size: number) {
+  private constructor(size: number, module: CompiledModule) {
     this.#slots = Array.from({ length: size }, () => new Slot());
+    this.#module = module;
   }
 
-  /** Starts `size` workers; resolves once all are ready. */
+  /**
+   * Starts `size` workers; resolves once all are ready.
+   *
+   * @throws when there is no module to give them (see {@link poolModule}) or a worker fails to start.
+   */
   static async start(size: number): Promise<WorkerSet> {
-    const set = new WorkerSet(size);
+    const set = new WorkerSet(size, await poolModule());
     try {
       await Promise.all(set.#slots.map((_, s) => set.#startSlot(s)));
     } catch (error) {
@@ -127,6 +136,7 @@ export class WorkerSet {
         },
       },
       `simhash-${s}`,
+      this.#module,
     );
     if (this.#closed) {
       await endpoint.terminate();

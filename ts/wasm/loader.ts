@@ -3,12 +3,11 @@
  * recovery from a trap.
  */
 
-import { checkSourceKind, type InitSource, type InitSyncSource, type ResponseLike, type UrlLike } from '../shared/init-source.js';
+import { checkSourceKind, type InitSource, type InitSyncSource } from '../shared/init-source.js';
 import { describe } from '../shared/validate.js';
+import { checkSource, compile, explainCompileError, isBytes, ownedBytes } from './compile.js';
 import { wasmBase64 } from './generated/wasm-bytes.js';
-
-/** The ABI this loader speaks; a module reporting another version is refused. */
-export const ABI_VERSION = 6;
+import { ABI_VERSION, shareModule } from './realm-module.js';
 
 /** The raw exports of the module (see crates/simhash-wasm/src/lib.rs for the contracts). */
 export interface WasmExports {
@@ -126,107 +125,7 @@ function adopt(module: WebAssembly.Module, instance: WebAssembly.Instance): void
   }
   compiled = module;
   current = live;
-}
-
-type Bytes = ArrayBuffer | ArrayBufferView;
-
-function isBytes(source: unknown): source is Bytes {
-  return source instanceof ArrayBuffer || ArrayBuffer.isView(source);
-}
-
-function isResponse(source: unknown): source is ResponseLike {
-  return typeof source === 'object' && source !== null && typeof (source as ResponseLike).arrayBuffer === 'function' && 'ok' in source;
-}
-
-function isUrl(source: unknown): source is UrlLike {
-  return typeof source === 'object' && source !== null && typeof (source as UrlLike).href === 'string' && typeof (source as UrlLike).protocol === 'string';
-}
-
-function isThenable(source: unknown): source is PromiseLike<unknown> {
-  return typeof source === 'object' && source !== null && typeof (source as PromiseLike<unknown>).then === 'function';
-}
-
-const SOURCE_RULE = 'a URL (string or URL object), a Response or a promise of one, the bytes of simhash.wasm (ArrayBuffer or typed array) or a WebAssembly.Module';
-
-/** Checks what `init` was given before anything is fetched or compiled. */
-function checkSource(source: unknown): InitSource {
-  checkSourceKind(source, 'init');
-  if (typeof source === 'string' || isBytes(source) || source instanceof WebAssembly.Module || isResponse(source) || isUrl(source) || isThenable(source)) {
-    return source;
-  }
-  throw new TypeError(`init: source must be ${SOURCE_RULE}, got ${describe(source)}`);
-}
-
-/** Copies the bytes of `source`: compiling from a view the caller may change is a race. */
-function ownedBytes(source: Bytes, name: string): Uint8Array<ArrayBuffer> {
-  const view = source instanceof ArrayBuffer ? new Uint8Array(source) : new Uint8Array(source.buffer, source.byteOffset, source.byteLength);
-  if (view.byteLength === 0) throw new TypeError(`${name}: source is empty (0 bytes): it must be the bytes of simhash.wasm`);
-  return view.slice();
-}
-
-/**
- * Rethrows what the engine says of a module it refused, of the same class, with the cause a user
- * can act on.
- */
-function explainCompileError(error: unknown, name: string): never {
-  const message = error instanceof Error ? error.message : String(error);
-  if (/disallowed|not allowed|Content.Security|unsafe-eval/i.test(message)) {
-    const Kind = error instanceof Error ? (error.constructor as ErrorConstructor) : Error;
-    throw new Kind(
-      `${message} (simhash-wasm: this runtime refuses to compile WebAssembly from bytes. ` +
-        "On a page, allow 'wasm-unsafe-eval' in the Content-Security-Policy; in Cloudflare Workers and other runtimes " +
-        "that compile modules ahead of time, import simhash-wasm/simhash.wasm as a module and pass it: await init(module))",
-      { cause: error },
-    );
-  }
-  if (error instanceof WebAssembly.CompileError) {
-    throw new TypeError(`${name}: source is not a valid WebAssembly module (${message}): it must be the bytes of simhash.wasm`, { cause: error });
-  }
-  throw error;
-}
-
-async function fileBytes(url: UrlLike): Promise<Uint8Array> {
-  // Node's fetch refuses file: URLs. Read the file through Node's own module where there is one,
-  // looked up at run time (and without the node: prefix, which browser bundlers flag) so that
-  // bundles for the browser carry no Node import.
-  type ReadFile = (path: URL) => Promise<Uint8Array>;
-  const nodeProcess = (globalThis as { process?: { getBuiltinModule?: (id: string) => { readFile: ReadFile } } }).process;
-  const fs = nodeProcess?.getBuiltinModule?.('fs/promises');
-  if (fs === undefined) {
-    throw new TypeError(`init: cannot read ${url.href}: file: URLs are read only in Node (20.16 or later); pass the file's bytes instead`);
-  }
-  return fs.readFile(new URL(url.href));
-}
-
-async function compile(source: InitSource): Promise<WebAssembly.Module> {
-  if (source instanceof WebAssembly.Module) return source;
-  if (isBytes(source)) return compileBytes(ownedBytes(source, 'init'), 'init');
-  if (typeof source === 'string' || isUrl(source)) {
-    const url = isUrl(source) ? source : new URL(source, (globalThis as { location?: { href: string } }).location?.href);
-    if (url.protocol === 'file:') return compileBytes(await fileBytes(url), 'init');
-    return compile(fetch(url.href) as unknown as PromiseLike<ResponseLike>);
-  }
-  const response = await source;
-  if (!isResponse(response)) throw new TypeError(`init: source resolved to ${describe(response)}, not a Response`);
-  if (!response.ok) {
-    throw new Error(`simhash-wasm: fetching the WebAssembly module failed: ${response.status} ${response.statusText}`);
-  }
-  if (typeof WebAssembly.compileStreaming === 'function' && response.headers.get('content-type') === 'application/wasm') {
-    try {
-      return await WebAssembly.compileStreaming(response as unknown as Response);
-    } catch (error) {
-      explainCompileError(error, 'init');
-    }
-  }
-  return compileBytes(new Uint8Array(await response.arrayBuffer()), 'init');
-}
-
-async function compileBytes(bytes: Uint8Array, name: string): Promise<WebAssembly.Module> {
-  try {
-    return await WebAssembly.compile(bytes as Uint8Array<ArrayBuffer>);
-  } catch (error) {
-    explainCompileError(error, name);
-  }
+  shareModule(module);
 }
 
 /**

@@ -1,4 +1,5 @@
 import type * as Api from '../../../ts/index.js';
+import type { Pool } from '../../../ts/parallel/index.js';
 
 /** What the tiny app shows: fingerprints in hex, pairs as `[left, right, distance]`. */
 export interface Summary {
@@ -7,3 +8,4 @@ export interface Summary {
 }
 
 export function summarise(api: typeof Api): Summary;
+export function summarisePool(pool: Pool): Promise<Summary>;

@@ -10,12 +10,23 @@ const TEXTS = [
   'Weather report for the coast: rain in the morning, clearing by the afternoon.',
 ];
 
-/** Fingerprints of the texts and every pair within 12 bits, as JSON. */
-export function summarise(api) {
-  const fingerprints = api.fingerprintMany(TEXTS);
-  const { left, right, distance } = api.findAll(fingerprints, { distance: 12 });
+const DISTANCE = 12;
+
+function summary(fingerprints, { left, right, distance }) {
   return {
     fingerprints: Array.from(fingerprints, (value) => value.toString(16)),
     pairs: Array.from(left, (l, i) => [l, right[i], distance[i]]),
   };
+}
+
+/** Fingerprints of the texts and every pair within 12 bits, as JSON. */
+export function summarise(api) {
+  const fingerprints = api.fingerprintMany(TEXTS);
+  return summary(fingerprints, api.findAll(fingerprints, { distance: DISTANCE }));
+}
+
+/** The same, computed by a pool of `simhash-wasm/parallel`'s workers. */
+export async function summarisePool(pool) {
+  const fingerprints = await pool.fingerprintMany(TEXTS);
+  return summary(fingerprints, await pool.findAll(fingerprints, { distance: DISTANCE }));
 }
