@@ -6,6 +6,7 @@
  * pool leaves Node free to exit; the sharded index answers as one SimHashIndex does.
  */
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
@@ -246,6 +247,50 @@ describe('failures', () => {
       expect(result.stdout.trim()).toBe('0,0,0');
       expect(result.status).toBe(0);
     }
+  });
+});
+
+describe('the module the workers get', () => {
+  const dist = new URL('../dist/', import.meta.url);
+
+  it('is compiled once on the pool\'s thread: the one init loaded, from either entry, or else simhash.wasm', () => {
+    // In a process of its own: which modules were loaded is the state of a whole realm.
+    const script = `
+      import { readFileSync } from 'node:fs';
+      const { poolModule } = await import(${JSON.stringify(new URL('esm/parallel/pool-module.js', dist).href)});
+      const fromFile = await poolModule();
+      const out = { fromFileOnce: fromFile === (await poolModule()) };
+      const given = await WebAssembly.compile(readFileSync(new URL(${JSON.stringify(new URL('simhash.wasm', dist).href)})));
+      const slim = await import(${JSON.stringify(new URL('slim/index.js', dist).href)});
+      await slim.init(given);
+      out.slimModule = (await poolModule()) === given;
+      const main = await import(${JSON.stringify(new URL('esm/index.js', dist).href)});
+      await main.init();
+      const inlined = await poolModule();
+      out.mainModule = inlined instanceof WebAssembly.Module && inlined !== given && inlined !== fromFile;
+      const { createPool } = await import(${JSON.stringify(new URL('esm/parallel/index.js', dist).href)});
+      const pool = await createPool({ threads: 2 });
+      out.same = Array.from(await pool.fingerprintMany(['a b c', 'd e f']), String).join() === Array.from(main.fingerprintMany(['a b c', 'd e f']), String).join();
+      await pool.close();
+      console.log(JSON.stringify(out));
+    `;
+    const result = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 30_000 });
+    expect(result.stderr).toBe('');
+    expect(JSON.parse(result.stdout)).toEqual({ fromFileOnce: true, slimModule: true, mainModule: true, same: true });
+  });
+
+  it('is the only one a worker has: its script carries no copy and imports nothing but worker_threads', () => {
+    const script = readFileSync(new URL('esm/parallel/worker.js', dist), 'latin1');
+    // '\0asm' in base64, which begins every inlined copy of a module.
+    expect(script).not.toContain('AGFzbQ');
+    expect([...script.matchAll(/\bimport\s*\(\s*(['"])([^'"]+)\1|\bfrom\s*(['"])([^'"]+)\3/g)].map((m) => m[2] ?? m[4])).toEqual(['node:worker_threads']);
+  });
+
+  it('fails the worker, and the pool\'s start, when it is not simhash-wasm\'s', async () => {
+    const endpoint = (await import(new URL('endpoint.js', distUrl).href)) as typeof import('../ts/parallel/endpoint.js');
+    const empty = await WebAssembly.compile(Uint8Array.of(0, 0x61, 0x73, 0x6d, 1, 0, 0, 0));
+    const events = { response: () => undefined, failure: () => undefined };
+    await expect(endpoint.spawn(events, 'wrong-module', empty)).rejects.toThrow(/worker wrong-module threw: .*not simhash-wasm/);
   });
 });
 

@@ -3,20 +3,18 @@
  * `npx vite examples/browser` to work on it. The page imports `simhash-wasm/slim` and the
  * module's file as any app would; inside this repository the names resolve, through the
  * package's own `exports`, to dist/ (run `npm run build` first). The sample is examples/corpus.
- * Large drops are fingerprinted by `simhash-wasm/parallel`'s pool, whose worker needs
- * `poolBundling` (see pool-bundling.ts).
+ * Large drops are fingerprinted by `simhash-wasm/parallel`'s pool, whose worker Vite finds and
+ * bundles as it is.
  */
 
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
-import { poolBundling } from './pool-bundling.js';
 
 export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
   // Relative asset paths: the built page works from any folder of any server.
   base: './',
-  plugins: [poolBundling()],
-  worker: { format: 'es', plugins: () => [poolBundling()] },
+  worker: { format: 'es' },
   build: {
     outDir: 'dist',
     emptyOutDir: true,
