@@ -18,7 +18,8 @@ import {
 } from '../shared/validate.js';
 import { joinSliceLabels, mergeSlicePairs } from '../shared/work-slice.js';
 import { canShareMemory, copyU64Input } from './input.js';
-import type { Operation } from './protocol.js';
+import { lineBlocks } from './line-blocks.js';
+import type { JsonLinesBlock, Operation } from './protocol.js';
 import { ShardedIndex, type ShardedIndexOptions } from './sharded-index.js';
 import { WorkerSet } from './workers.js';
 
@@ -30,6 +31,36 @@ export interface PoolOptions {
    */
   threads?: number;
 }
+
+/** Options of {@link Pool.fingerprintJsonLines}: where records keep their text and id, and the text options. */
+export interface JsonLinesOptions extends TextOptions {
+  /** Field holding each record's text, a string. Default `'text'`. */
+  field?: string;
+  /** Field holding each record's id (a string or a finite number). Default: none, records are known by line. */
+  id?: string;
+}
+
+/** The fingerprints of a run of JSON Lines records, in input order. */
+export interface JsonLinesBatch {
+  /** Bytes of input the batch covers: the batches' sum is the input's length. */
+  readonly bytes: number;
+  /** `lines[i]`: the line, counted from 1 over the whole input, of the record of `fingerprints[i]`. */
+  readonly lines: Uint32Array;
+  /** The fingerprint of each usable record's text, as `fingerprintMany` gives it. */
+  readonly fingerprints: BigUint64Array;
+  /** `ids[i]`: the id of `fingerprints[i]`'s record, as a string; `undefined` without `options.id`. */
+  readonly ids: readonly string[] | undefined;
+  /**
+   * Positions in `fingerprints` of texts without a single shingle (fingerprint `0n`): leave
+   * them out of searches, where they would all be at distance 0 from each other.
+   */
+  readonly featureless: Uint32Array;
+  /** Lines that are neither blank nor a usable record, with the reason (not JSON, no text field…). */
+  readonly skipped: readonly { readonly line: number; readonly reason: string }[];
+}
+
+/** JSON Lines go to the workers in blocks of whole lines of at least this many bytes. */
+const BLOCK_BYTES = 1 << 20;
 
 /** Texts are sent to workers in chunks of about this many UTF-16 code units. */
 const CHUNK_UNITS = 1 << 18;
@@ -195,6 +226,59 @@ export class Pool {
   }
 
   /**
+   * Fingerprints the records of a JSON Lines stream given as bytes (UTF-8, as read from a file
+   * or a socket): the workers decode, split, parse and fingerprint, so that this thread only
+   * passes bytes on. Yields, in input order, batches covering the whole input; a blank line is
+   * no record, and a line that is not a JSON object with a string `options.field` is reported
+   * in `skipped`. Invalid UTF-8 becomes U+FFFD and a leading byte order mark is dropped, as
+   * `TextDecoder` does. Reads ahead only as far as keeps every worker busy.
+   *
+   * @example
+   * for await (const batch of pool.fingerprintJsonLines(createReadStream('docs.jsonl'), { id: 'url' })) {
+   *   batch.ids.forEach((id, i) => seen.set(id, batch.fingerprints[i]));
+   * }
+   * @throws {TypeError | RangeError} for bad options, or a chunk that is not a `Uint8Array`
+   * (Node's streams give `Buffer`s, which are).
+   */
+  async *fingerprintJsonLines(
+    chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
+    options: JsonLinesOptions = {},
+  ): AsyncGenerator<JsonLinesBatch, void, undefined> {
+    const { field = 'text', id, ...textOptions } = checkOptions(options, 'options') as JsonLinesOptions;
+    if (typeof field !== 'string') throw new TypeError(`options.field must be a string, got ${describe(field)}`);
+    if (id !== undefined && typeof id !== 'string') throw new TypeError(`options.id must be a string, got ${describe(id)}`);
+    resolveTextOptions(textOptions);
+    const source = checkChunks(chunks);
+    const pending: Promise<JsonLinesBlock & { bytes: number }>[] = [];
+    const limit = 2 * this.threads + 1;
+    let lineBase = 0;
+    /** Numbers the block's lines over the whole input. */
+    const settle = (block: JsonLinesBlock & { bytes: number }): JsonLinesBatch => {
+      for (let i = 0; i < block.lines.length; i++) block.lines[i]! += lineBase;
+      const skipped = block.skipped.map((s) => ({ line: s.line + lineBase, reason: s.reason }));
+      lineBase += block.lineCount;
+      const { bytes, lines, fingerprints, ids, featureless } = block;
+      return { bytes, lines, fingerprints, ids, featureless, skipped };
+    };
+    let first = true;
+    try {
+      for await (const bytes of lineBlocks(source, BLOCK_BYTES)) {
+        const operation: Operation = { op: 'fingerprintJsonLines', bytes, first, fields: { field, id }, options: textOptions };
+        const length = bytes.length;
+        const result = this.#workers.run<JsonLinesBlock>(operation, [bytes.buffer as ArrayBuffer]).then((block) => ({ ...block, bytes: length }));
+        // Handled when awaited in order, as in fingerprintStream.
+        result.catch(() => undefined);
+        pending.push(result);
+        first = false;
+        if (pending.length >= limit) yield settle(await pending.shift()!);
+      }
+      while (pending.length > 0) yield settle(await pending.shift()!);
+    } finally {
+      pending.length = 0;
+    }
+  }
+
+  /**
    * `computeMany` of the synchronous API: one fingerprint per document, documents sent to the
    * workers in chunks of about a million hashes.
    *
@@ -336,6 +420,14 @@ export class Pool {
   [Symbol.asyncDispose](): Promise<void> {
     return this.close();
   }
+}
+
+/** Checks that `chunks` is an iterable or an async iterable (its elements are checked as read). */
+function checkChunks<T>(chunks: T): T {
+  if (chunks === null || typeof chunks !== 'object' || !(Symbol.iterator in chunks || Symbol.asyncIterator in chunks)) {
+    throw new TypeError(`chunks must be an iterable or an async iterable of Uint8Array, got ${describe(chunks)}`);
+  }
+  return chunks;
 }
 
 /**
