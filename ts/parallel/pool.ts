@@ -3,6 +3,7 @@
 
 import { checkClustersOptions } from '../shared/clusters-options.js';
 import { explicitFilter, filterOptions } from '../shared/filter.js';
+import { packTexts } from '../shared/packed-texts.js';
 import { chooseFilter } from '../shared/plan.js';
 import { resolveTextOptions } from '../shared/text-options.js';
 import type { FindAllOptions, FindClustersOptions, PairResult, TextOptions, U64Input, WeightInput } from '../shared/types.js';
@@ -27,7 +28,9 @@ import { WorkerSet } from './workers.js';
 export interface PoolOptions {
   /**
    * Number of workers, an integer in `1..256`. Default: the available cores
-   * (`os.availableParallelism()` in Node, `navigator.hardwareConcurrency` elsewhere).
+   * (`os.availableParallelism()` in Node, `navigator.hardwareConcurrency` elsewhere). One call
+   * keeps at most as many workers busy as there are cores; workers beyond that serve a
+   * {@link ShardedIndex}, whose shards share each worker's 4 GiB instance.
    */
   threads?: number;
 }
@@ -98,9 +101,10 @@ async function availableCores(): Promise<number> {
  */
 export async function createPool(options: PoolOptions = {}): Promise<Pool> {
   const opts = checkOptions(options);
+  const cores = Math.min(MAX_THREADS, await availableCores());
   let threads: number;
   if (opts.threads === undefined) {
-    threads = Math.min(MAX_THREADS, await availableCores());
+    threads = cores;
   } else {
     if (typeof opts.threads !== 'number') throw new TypeError(`threads must be a number, got ${describe(opts.threads)}`);
     if (!Number.isInteger(opts.threads) || opts.threads < 1 || opts.threads > MAX_THREADS) {
@@ -108,7 +112,7 @@ export async function createPool(options: PoolOptions = {}): Promise<Pool> {
     }
     threads = opts.threads;
   }
-  return new Pool(await WorkerSet.start(threads), PoolToken);
+  return new Pool(await WorkerSet.start(threads), Math.min(threads, cores), PoolToken);
 }
 
 /** The workers of each pool, for the tests that make them fail; not exported by the entry. */
@@ -133,14 +137,21 @@ const PoolToken: unique symbol = Symbol('Pool');
  */
 export class Pool {
   readonly #workers: WorkerSet;
+  /**
+   * Workers one call keeps busy at once: no more than the cores, since more would only share
+   * them (and a search split further repeats the per-slice work). Extra workers still hold
+   * shards of a sharded index, which is what they are for.
+   */
+  readonly #lanes: number;
   /** Whether inputs are put in memory shared with the workers rather than copied to each. */
   readonly #shared = canShareMemory();
   #nextIndex = 1;
 
   /** @internal Use {@link createPool}. */
-  constructor(workers: WorkerSet, token: typeof PoolToken) {
+  constructor(workers: WorkerSet, lanes: number, token: typeof PoolToken) {
     if (token !== PoolToken) throw new TypeError('use createPool() to make a Pool');
     this.#workers = workers;
+    this.#lanes = lanes;
     workersOfPool.set(this, workers);
   }
 
@@ -151,7 +162,9 @@ export class Pool {
 
   /**
    * `fingerprintMany` of the synchronous API: one fingerprint per text, in order. Texts go to
-   * the workers in chunks of about 256 K characters.
+   * the workers in chunks of about 256 K characters, the ASCII ones written as bytes into a
+   * buffer that is transferred (cheaper here than cloning strings, and the workers copy them
+   * into WebAssembly memory as they are), the others as strings.
    *
    * @throws {TypeError | RangeError} for an element that is not a string, or bad options.
    */
@@ -188,9 +201,11 @@ export class Pool {
     resolveTextOptions(options);
     const source = checkTexts(texts, true);
     const pending: Promise<BigUint64Array>[] = [];
-    const limit = 2 * this.threads + 1;
+    const limit = 2 * this.#lanes + 1;
     const submit = (batch: string[]): void => {
-      const result = this.#workers.run<BigUint64Array>({ op: 'fingerprintMany', texts: batch, options });
+      const texts = packTexts(batch);
+      const transfer = [texts.ascii.buffer, texts.ends.buffer, texts.stringAt.buffer] as ArrayBuffer[];
+      const result = this.#workers.run<BigUint64Array>({ op: 'fingerprintMany', texts, options }, transfer);
       // Handled when awaited in order; marked handled now so that an early failure is not
       // reported as unhandled while earlier chunks are still awaited.
       result.catch(() => undefined);
@@ -250,7 +265,7 @@ export class Pool {
     resolveTextOptions(textOptions);
     const source = checkChunks(chunks);
     const pending: Promise<JsonLinesBlock & { bytes: number }>[] = [];
-    const limit = 2 * this.threads + 1;
+    const limit = 2 * this.#lanes + 1;
     let lineBase = 0;
     /** Numbers the block's lines over the whole input. */
     const settle = (block: JsonLinesBlock & { bytes: number }): JsonLinesBatch => {
@@ -378,11 +393,11 @@ export class Pool {
   }
 
   /**
-   * One slice per worker, each a share of every table's (or part's) runs; the direct search
+   * One slice per lane, each a share of every table's (or part's) runs; the direct search
    * (filter 0, chosen only for small inputs) is a single run, for one worker.
    */
   #slices(filter: number): { index: number; count: number }[] {
-    const count = filter === 0 ? 1 : this.threads;
+    const count = filter === 0 ? 1 : this.#lanes;
     return Array.from({ length: count }, (_, index) => ({ index, count }));
   }
 

@@ -11,7 +11,7 @@ import { computeMany, computeManyWeighted } from '../wasm/compute.js';
 import { findAllSlice } from '../wasm/find-all.js';
 import { init } from '../wasm/loader.js';
 import { SimHashIndex } from '../wasm/simhash-index.js';
-import { features, fingerprintMany } from '../wasm/text.js';
+import { features, fingerprintMany, fingerprintPacked } from '../wasm/text.js';
 import type { ErrorData, JsonLinesBlock, Operation, Ready, Request, Response } from './protocol.js';
 
 /** The side of a message channel a worker holds. */
@@ -63,7 +63,7 @@ function buffers(...views: ArrayBufferView[]): ArrayBuffer[] {
 function run(request: Operation): { value: unknown; transfer: ArrayBuffer[] } {
   switch (request.op) {
     case 'fingerprintMany': {
-      const value = fingerprintMany(request.texts, request.options);
+      const value = fingerprintPacked(request.texts, request.options);
       return { value, transfer: buffers(value) };
     }
     case 'fingerprintJsonLines': {
