@@ -1,4 +1,4 @@
-// `node bench/parallel.mjs [--quick] [--only <text>] [--threads 1,2,4,8] [--n N] [--queries Q]`: the worker pool against
+// `node bench/parallel.mjs [--quick] [--only <text>] [--threads 1,2,4,8] [--n N] [--queries Q] [--runs R]`: the worker pool against
 // the synchronous API on this thread, in one run, on the same inputs: fingerprintMany of 40 MB
 // of real text (documentation files on this machine), findAll and findClusters over 1M
 // fingerprints at distances 3 and 10, queryMany of 100k queries on an index of 1M, and what one
@@ -20,7 +20,7 @@ const args = process.argv.slice(2);
 const quick = args.includes('--quick');
 const only = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined;
 const threadCounts = args.includes('--threads') ? args[args.indexOf('--threads') + 1].split(',').map(Number) : [1, 2, 4, 8];
-const RUNS = quick ? 1 : 3;
+const RUNS = args.includes('--runs') ? Number(args[args.indexOf('--runs') + 1]) : quick ? 1 : 3;
 const option = (name, fallback) => (args.includes(name) ? Number(args[args.indexOf(name) + 1]) : fallback);
 const N = option('--n', quick ? 50_000 : 1_000_000);
 const QUERIES = option('--queries', quick ? 5_000 : 100_000);

@@ -48,3 +48,37 @@ it('refuses a thread count outside 1..256', () => {
     expect(result.stderr).toMatch(/--threads/);
   }
 });
+
+it('reads awkward JSON Lines as one thread does: byte order mark, CRLF, bad UTF-8, bad records, long lines, binary and standard input', () => {
+  const rng = new SplitMix64(1502n);
+  const vocabulary = Array.from({ length: 300 }, (_, i) => `v${i.toString(36)}`);
+  const sentence = (n: number): string => Array.from({ length: n }, () => vocabulary[rng.below(vocabulary.length)]!).join(' ');
+  const parts: (string | Uint8Array)[] = ['\uFEFF'];
+  for (let d = 0; d < 4000; d++) {
+    const kind = d % 50;
+    if (kind === 1) parts.push('\n');
+    else if (kind === 2) parts.push('{"text": broken\n');
+    else if (kind === 3) parts.push('{"body": "no text"}\r\n');
+    else if (kind === 4) parts.push(`{"id": ${d}, "text": "?!"}\n`);
+    else if (kind === 5) parts.push(`{"id": ${d}, "text": "caf`, Uint8Array.of(0xc3), ` ${sentence(30)}"}\n`);
+    else if (d === 2500) parts.push(`${JSON.stringify({ id: `doc${d}`, text: sentence(250_000) })}\n`);
+    else parts.push(`${JSON.stringify({ id: kind === 6 ? d : `doc${d}`, text: sentence(40 + rng.below(80)) })}${kind === 7 ? '\r\n' : '\n'}`);
+  }
+  parts.push('{"id": "last", "text": "no newline at the end"}');
+  const file = join(scratch, 'awkward.jsonl');
+  writeFileSync(file, Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p) : p))));
+  const binary = join(scratch, 'binary.jsonl');
+  writeFileSync(binary, Uint8Array.from({ length: 4096 }, (_, i) => i % 7));
+  const results = ['1', '2'].map((threads) => {
+    const args = ['dedup', file, binary, '-', '--jsonl', '--id', 'id', '--json', '--threads', threads];
+    const result = spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8', timeout: 120_000, input: '{"id": "in", "text": "from standard input"}\n\n' });
+    return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+  });
+  expect(results[0]!.status).toBe(1);
+  const report = JSON.parse(results[0]!.stdout) as { documents: number; featureless: string[]; skipped: { input: string; reason: string }[] };
+  expect(report.documents).toBeGreaterThan(3500);
+  expect(report.featureless.length).toBeGreaterThan(50);
+  expect(report.skipped).toContainEqual({ input: `${file}:3`, reason: 'not valid JSON' });
+  expect(report.skipped).toContainEqual({ input: binary, reason: 'binary file' });
+  expect(results[1]).toEqual(results[0]);
+});

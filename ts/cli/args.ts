@@ -1,6 +1,7 @@
 /** Command-line arguments: parsed, checked, and turned into a command or a usage error. */
 
 import { parseArgs } from 'node:util';
+import type { JsonLinesFields } from '../shared/json-lines.js';
 
 /** What `--unit` accepts. */
 export type Unit = 'word' | 'char';
@@ -30,13 +31,8 @@ export type Method = 'simhash' | 'minhash';
  */
 export const DEFAULT_THRESHOLD = 0.6;
 
-/** How JSON Lines records are read. */
-export interface JsonLinesFormat {
-  /** Field holding each record's text. */
-  readonly field: string;
-  /** Field holding each record's id; without it a record is named `<input>:<line>`. */
-  readonly id: string | undefined;
-}
+/** How JSON Lines records are read; a record without an id is named `<input>:<line>`. */
+export type JsonLinesFormat = JsonLinesFields;
 
 /** Everything `dedup` needs, checked. */
 export interface DedupOptions {

@@ -7,6 +7,7 @@ import { createPool, type Pool } from '../parallel/pool.js';
 import type { DedupOptions } from './args.js';
 import { FingerprintCollector } from './fingerprints.js';
 import { groupByMinHash, groupNearDuplicates } from './groups.js';
+import { fingerprintJsonLinesSources } from './pooled-jsonl.js';
 import { SignatureCollector } from './signatures.js';
 import { ProblemLog, describeError } from './problems.js';
 import { type Progress, type ProgressStream, startProgress } from './progress.js';
@@ -64,20 +65,27 @@ async function dedupSources(
   pool: Pool | undefined,
 ): Promise<DedupReport> {
   const size = options.size === undefined ? {} : { size: options.size };
+  const textOptions = { unit: options.unit, weighting: options.weighting, ...size };
   const collector =
     options.method === 'simhash'
-      ? new FingerprintCollector({ unit: options.unit, weighting: options.weighting, ...size }, pool)
+      ? new FingerprintCollector(textOptions, pool)
       : new SignatureCollector({ unit: options.unit, numPerm: MINHASH_PERMUTATIONS, ...size });
   let documents = 0;
-  for await (const item of readDocuments(sources, options.jsonl, stdin, options.maxBytes)) {
-    if (item.kind === 'document') {
-      const wait = collector.add(item.id, item.text);
-      if (wait !== undefined) await wait;
-      documents++;
-    } else {
-      problems.report({ input: item.input, reason: item.reason });
+  if (options.jsonl !== undefined && pool !== undefined && collector instanceof FingerprintCollector) {
+    // The workers parse the records too: splitting and parsing would otherwise keep this thread
+    // busier than the workers.
+    documents = await fingerprintJsonLinesSources(sources, options.jsonl, textOptions, stdin, pool, collector, problems, progress);
+  } else {
+    for await (const item of readDocuments(sources, options.jsonl, stdin, options.maxBytes)) {
+      if (item.kind === 'document') {
+        const wait = collector.add(item.id, item.text);
+        if (wait !== undefined) await wait;
+        documents++;
+      } else {
+        problems.report({ input: item.input, reason: item.reason });
+      }
+      progress.advance(item.bytes, documents);
     }
-    progress.advance(item.bytes, documents);
   }
   const collected = await collector.finish();
   progress.step(`grouping ${collected.ids.length.toLocaleString('en')} ${options.method === 'simhash' ? 'fingerprints' : 'signatures'}…`);

@@ -67,6 +67,22 @@ export class FingerprintCollector {
     return this.#pending.length > 2 * this.#pool.threads ? this.#storeOldest() : undefined;
   }
 
+  /**
+   * Adds documents fingerprinted elsewhere (a pool's workers read them): `fingerprints[i]` is
+   * that of the document `idOf(i)`, and the positions in `featureless` are texts without shingles.
+   */
+  addFingerprinted(fingerprints: BigUint64Array, featureless: Uint32Array, idOf: (i: number) => string): void {
+    let next = 0;
+    for (let i = 0; i < fingerprints.length; i++) {
+      if (next < featureless.length && featureless[next] === i) {
+        this.#featureless.push(idOf(i));
+        next++;
+      } else {
+        this.#store(fingerprints[i]!, idOf(i));
+      }
+    }
+  }
+
   /** Fingerprints what is left and returns everything collected. */
   async finish(): Promise<Fingerprinted> {
     if (this.#pool === undefined) {

@@ -1,6 +1,4 @@
-/** JSON Lines: splitting a decoded stream into lines, and reading one record. */
-
-import type { JsonLinesFormat } from './args.js';
+/** JSON Lines: splitting a decoded stream into lines (records are read by ../shared/json-lines). */
 
 /**
  * Splits text arriving in pieces into lines (without their `\n`). A line spanning many pieces is
@@ -30,33 +28,4 @@ export class LineSplitter {
     this.#parts.length = 0;
     return line;
   }
-}
-
-/** A record's text and, when `--id` names a field, its id. */
-export interface JsonRecord {
-  readonly text: string;
-  readonly id: string | undefined;
-}
-
-/**
- * Reads one line: a record, `null` for a blank line, or the reason it cannot be used.
- * Trailing `\r` and other whitespace are allowed (JSON ignores them).
- */
-export function parseRecord(line: string, format: JsonLinesFormat): JsonRecord | { readonly reason: string } | null {
-  if (line.trim() === '') return null;
-  let value: unknown;
-  try {
-    value = JSON.parse(line);
-  } catch {
-    return { reason: 'not valid JSON' };
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return { reason: 'not a JSON object' };
-  const record = value as Record<string, unknown>;
-  const text = record[format.field];
-  if (typeof text !== 'string') return { reason: `no string field '${format.field}'` };
-  if (format.id === undefined) return { text, id: undefined };
-  const id = record[format.id];
-  if (typeof id === 'string') return { text, id };
-  if (typeof id === 'number' && Number.isFinite(id)) return { text, id: String(id) };
-  return { reason: `no string or number field '${format.id}'` };
 }

@@ -4,7 +4,8 @@ import { createReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
 import type { JsonLinesFormat } from './args.js';
 import { BINARY_PROBE_BYTES, looksBinary } from '../shared/binary.js';
-import { LineSplitter, parseRecord } from './jsonl.js';
+import { parseRecord } from '../shared/json-lines.js';
+import { LineSplitter } from './jsonl.js';
 import { describeError } from './problems.js';
 import { type Source, sourceName } from './sources.js';
 
@@ -135,5 +136,49 @@ async function* readJsonLines(source: Source, format: JsonLinesFormat, stdin: Re
     yield* records(lines.end());
   } catch (error) {
     yield { kind: 'skipped', input: name, reason: describeError(error), bytes: unreported };
+  }
+}
+
+/** What {@link jsonLinesBytes} could not read: the reason, and the bytes it held back. */
+export interface ReadFailure {
+  readonly reason: string;
+  readonly bytes: number;
+}
+
+/**
+ * The bytes of a JSON Lines source, for a pool's workers to split and parse: whole lines, and
+ * the last line when the source ends. A binary source gives nothing; a source that fails while
+ * being read gives its complete lines only, as {@link readDocuments} does. Either way `failed`
+ * hears why. Never throws for the source's sake.
+ */
+export async function* jsonLinesBytes(source: Source, stdin: Readable, failed: (failure: ReadFailure) => void): AsyncGenerator<Uint8Array> {
+  const stream = source.kind === 'stdin' ? stdin : createReadStream(source.path, { highWaterMark: CHUNK_BYTES });
+  let probed = 0;
+  // Bytes after the last line end seen: a line is passed on only once it is complete.
+  let held: Uint8Array[] = [];
+  let heldBytes = 0;
+  try {
+    for await (const chunk of stream as AsyncIterable<unknown>) {
+      const bytes = toBytes(chunk);
+      if (probed < BINARY_PROBE_BYTES && looksBinary(bytes.subarray(0, BINARY_PROBE_BYTES - probed))) {
+        stream.destroy();
+        failed({ reason: 'binary file', bytes: heldBytes + bytes.length });
+        return;
+      }
+      probed += bytes.length;
+      const cut = bytes.lastIndexOf(0x0a);
+      if (cut === -1) {
+        held.push(bytes);
+        heldBytes += bytes.length;
+        continue;
+      }
+      yield* held;
+      yield bytes.subarray(0, cut + 1);
+      held = [bytes.subarray(cut + 1)];
+      heldBytes = bytes.length - cut - 1;
+    }
+    yield* held;
+  } catch (error) {
+    failed({ reason: describeError(error), bytes: heldBytes });
   }
 }

@@ -6,7 +6,7 @@
  * ESM only: the workers are found next to this module through `import.meta.url`.
  */
 
-export { createPool, Pool, type PoolOptions } from './pool.js';
+export { createPool, type JsonLinesBatch, type JsonLinesOptions, Pool, type PoolOptions } from './pool.js';
 export { ShardedIndex, type ShardedIndexOptions } from './sharded-index.js';
 export type {
   FindAllOptions,

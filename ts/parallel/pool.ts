@@ -3,6 +3,7 @@
 
 import { checkClustersOptions } from '../shared/clusters-options.js';
 import { explicitFilter, filterOptions } from '../shared/filter.js';
+import { packTexts } from '../shared/packed-texts.js';
 import { chooseFilter } from '../shared/plan.js';
 import { resolveTextOptions } from '../shared/text-options.js';
 import type { FindAllOptions, FindClustersOptions, PairResult, TextOptions, U64Input, WeightInput } from '../shared/types.js';
@@ -18,7 +19,8 @@ import {
 } from '../shared/validate.js';
 import { joinSliceLabels, mergeSlicePairs } from '../shared/work-slice.js';
 import { canShareMemory, copyU64Input } from './input.js';
-import type { Operation } from './protocol.js';
+import { lineBlocks } from './line-blocks.js';
+import type { JsonLinesBlock, Operation } from './protocol.js';
 import { ShardedIndex, type ShardedIndexOptions } from './sharded-index.js';
 import { WorkerSet } from './workers.js';
 
@@ -26,10 +28,42 @@ import { WorkerSet } from './workers.js';
 export interface PoolOptions {
   /**
    * Number of workers, an integer in `1..256`. Default: the available cores
-   * (`os.availableParallelism()` in Node, `navigator.hardwareConcurrency` elsewhere).
+   * (`os.availableParallelism()` in Node, `navigator.hardwareConcurrency` elsewhere). One call
+   * keeps at most as many workers busy as there are cores; workers beyond that serve a
+   * {@link ShardedIndex}, whose shards share each worker's 4 GiB instance.
    */
   threads?: number;
 }
+
+/** Options of {@link Pool.fingerprintJsonLines}: where records keep their text and id, and the text options. */
+export interface JsonLinesOptions extends TextOptions {
+  /** Field holding each record's text, a string. Default `'text'`. */
+  field?: string;
+  /** Field holding each record's id (a string or a finite number). Default: none, records are known by line. */
+  id?: string;
+}
+
+/** The fingerprints of a run of JSON Lines records, in input order. */
+export interface JsonLinesBatch {
+  /** Bytes of input the batch covers: the batches' sum is the input's length. */
+  readonly bytes: number;
+  /** `lines[i]`: the line, counted from 1 over the whole input, of the record of `fingerprints[i]`. */
+  readonly lines: Uint32Array;
+  /** The fingerprint of each usable record's text, as `fingerprintMany` gives it. */
+  readonly fingerprints: BigUint64Array;
+  /** `ids[i]`: the id of `fingerprints[i]`'s record, as a string; `undefined` without `options.id`. */
+  readonly ids: readonly string[] | undefined;
+  /**
+   * Positions in `fingerprints` of texts without a single shingle (fingerprint `0n`): leave
+   * them out of searches, where they would all be at distance 0 from each other.
+   */
+  readonly featureless: Uint32Array;
+  /** Lines that are neither blank nor a usable record, with the reason (not JSON, no text field…). */
+  readonly skipped: readonly { readonly line: number; readonly reason: string }[];
+}
+
+/** JSON Lines go to the workers in blocks of whole lines of at least this many bytes. */
+const BLOCK_BYTES = 1 << 20;
 
 /** Texts are sent to workers in chunks of about this many UTF-16 code units. */
 const CHUNK_UNITS = 1 << 18;
@@ -67,9 +101,10 @@ async function availableCores(): Promise<number> {
  */
 export async function createPool(options: PoolOptions = {}): Promise<Pool> {
   const opts = checkOptions(options);
+  const cores = Math.min(MAX_THREADS, await availableCores());
   let threads: number;
   if (opts.threads === undefined) {
-    threads = Math.min(MAX_THREADS, await availableCores());
+    threads = cores;
   } else {
     if (typeof opts.threads !== 'number') throw new TypeError(`threads must be a number, got ${describe(opts.threads)}`);
     if (!Number.isInteger(opts.threads) || opts.threads < 1 || opts.threads > MAX_THREADS) {
@@ -77,7 +112,7 @@ export async function createPool(options: PoolOptions = {}): Promise<Pool> {
     }
     threads = opts.threads;
   }
-  return new Pool(await WorkerSet.start(threads), PoolToken);
+  return new Pool(await WorkerSet.start(threads), Math.min(threads, cores), PoolToken);
 }
 
 /** The workers of each pool, for the tests that make them fail; not exported by the entry. */
@@ -102,14 +137,21 @@ const PoolToken: unique symbol = Symbol('Pool');
  */
 export class Pool {
   readonly #workers: WorkerSet;
+  /**
+   * Workers one call keeps busy at once: no more than the cores, since more would only share
+   * them (and a search split further repeats the per-slice work). Extra workers still hold
+   * shards of a sharded index, which is what they are for.
+   */
+  readonly #lanes: number;
   /** Whether inputs are put in memory shared with the workers rather than copied to each. */
   readonly #shared = canShareMemory();
   #nextIndex = 1;
 
   /** @internal Use {@link createPool}. */
-  constructor(workers: WorkerSet, token: typeof PoolToken) {
+  constructor(workers: WorkerSet, lanes: number, token: typeof PoolToken) {
     if (token !== PoolToken) throw new TypeError('use createPool() to make a Pool');
     this.#workers = workers;
+    this.#lanes = lanes;
     workersOfPool.set(this, workers);
   }
 
@@ -120,7 +162,9 @@ export class Pool {
 
   /**
    * `fingerprintMany` of the synchronous API: one fingerprint per text, in order. Texts go to
-   * the workers in chunks of about 256 K characters.
+   * the workers in chunks of about 256 K characters, the ASCII ones written as bytes into a
+   * buffer that is transferred (cheaper here than cloning strings, and the workers copy them
+   * into WebAssembly memory as they are), the others as strings.
    *
    * @throws {TypeError | RangeError} for an element that is not a string, or bad options.
    */
@@ -157,9 +201,11 @@ export class Pool {
     resolveTextOptions(options);
     const source = checkTexts(texts, true);
     const pending: Promise<BigUint64Array>[] = [];
-    const limit = 2 * this.threads + 1;
+    const limit = 2 * this.#lanes + 1;
     const submit = (batch: string[]): void => {
-      const result = this.#workers.run<BigUint64Array>({ op: 'fingerprintMany', texts: batch, options });
+      const texts = packTexts(batch);
+      const transfer = [texts.ascii.buffer, texts.ends.buffer, texts.stringAt.buffer] as ArrayBuffer[];
+      const result = this.#workers.run<BigUint64Array>({ op: 'fingerprintMany', texts, options }, transfer);
       // Handled when awaited in order; marked handled now so that an early failure is not
       // reported as unhandled while earlier chunks are still awaited.
       result.catch(() => undefined);
@@ -189,6 +235,59 @@ export class Pool {
       }
       if (batch.length > 0) submit(batch);
       while (pending.length > 0) yield await pending.shift()!;
+    } finally {
+      pending.length = 0;
+    }
+  }
+
+  /**
+   * Fingerprints the records of a JSON Lines stream given as bytes (UTF-8, as read from a file
+   * or a socket): the workers decode, split, parse and fingerprint, so that this thread only
+   * passes bytes on. Yields, in input order, batches covering the whole input; a blank line is
+   * no record, and a line that is not a JSON object with a string `options.field` is reported
+   * in `skipped`. Invalid UTF-8 becomes U+FFFD and a leading byte order mark is dropped, as
+   * `TextDecoder` does. Reads ahead only as far as keeps every worker busy.
+   *
+   * @example
+   * for await (const batch of pool.fingerprintJsonLines(createReadStream('docs.jsonl'), { id: 'url' })) {
+   *   batch.ids.forEach((id, i) => seen.set(id, batch.fingerprints[i]));
+   * }
+   * @throws {TypeError | RangeError} for bad options, or a chunk that is not a `Uint8Array`
+   * (Node's streams give `Buffer`s, which are).
+   */
+  async *fingerprintJsonLines(
+    chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
+    options: JsonLinesOptions = {},
+  ): AsyncGenerator<JsonLinesBatch, void, undefined> {
+    const { field = 'text', id, ...textOptions } = checkOptions(options, 'options') as JsonLinesOptions;
+    if (typeof field !== 'string') throw new TypeError(`options.field must be a string, got ${describe(field)}`);
+    if (id !== undefined && typeof id !== 'string') throw new TypeError(`options.id must be a string, got ${describe(id)}`);
+    resolveTextOptions(textOptions);
+    const source = checkChunks(chunks);
+    const pending: Promise<JsonLinesBlock & { bytes: number }>[] = [];
+    const limit = 2 * this.#lanes + 1;
+    let lineBase = 0;
+    /** Numbers the block's lines over the whole input. */
+    const settle = (block: JsonLinesBlock & { bytes: number }): JsonLinesBatch => {
+      for (let i = 0; i < block.lines.length; i++) block.lines[i]! += lineBase;
+      const skipped = block.skipped.map((s) => ({ line: s.line + lineBase, reason: s.reason }));
+      lineBase += block.lineCount;
+      const { bytes, lines, fingerprints, ids, featureless } = block;
+      return { bytes, lines, fingerprints, ids, featureless, skipped };
+    };
+    let first = true;
+    try {
+      for await (const bytes of lineBlocks(source, BLOCK_BYTES)) {
+        const operation: Operation = { op: 'fingerprintJsonLines', bytes, first, fields: { field, id }, options: textOptions };
+        const length = bytes.length;
+        const result = this.#workers.run<JsonLinesBlock>(operation, [bytes.buffer as ArrayBuffer]).then((block) => ({ ...block, bytes: length }));
+        // Handled when awaited in order, as in fingerprintStream.
+        result.catch(() => undefined);
+        pending.push(result);
+        first = false;
+        if (pending.length >= limit) yield settle(await pending.shift()!);
+      }
+      while (pending.length > 0) yield settle(await pending.shift()!);
     } finally {
       pending.length = 0;
     }
@@ -294,11 +393,11 @@ export class Pool {
   }
 
   /**
-   * One slice per worker, each a share of every table's (or part's) runs; the direct search
+   * One slice per lane, each a share of every table's (or part's) runs; the direct search
    * (filter 0, chosen only for small inputs) is a single run, for one worker.
    */
   #slices(filter: number): { index: number; count: number }[] {
-    const count = filter === 0 ? 1 : this.threads;
+    const count = filter === 0 ? 1 : this.#lanes;
     return Array.from({ length: count }, (_, index) => ({ index, count }));
   }
 
@@ -336,6 +435,14 @@ export class Pool {
   [Symbol.asyncDispose](): Promise<void> {
     return this.close();
   }
+}
+
+/** Checks that `chunks` is an iterable or an async iterable (its elements are checked as read). */
+function checkChunks<T>(chunks: T): T {
+  if (chunks === null || typeof chunks !== 'object' || !(Symbol.iterator in chunks || Symbol.asyncIterator in chunks)) {
+    throw new TypeError(`chunks must be an iterable or an async iterable of Uint8Array, got ${describe(chunks)}`);
+  }
+  return chunks;
 }
 
 /**

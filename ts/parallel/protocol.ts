@@ -6,11 +6,24 @@
 
 import type { CompiledModule } from '../shared/init-source.js';
 import type { FindAllOptions, FindClustersOptions, QueryOptions, SimHashIndexOptions, TextOptions } from '../shared/types.js';
+import type { JsonLinesFields } from '../shared/json-lines.js';
+import type { PackedTexts } from '../shared/packed-texts.js';
 import type { WorkSlice } from '../shared/work-slice.js';
 
 /** What a worker is asked to do. */
 export type Operation =
-  | { readonly op: 'fingerprintMany'; readonly texts: readonly string[]; readonly options: TextOptions | undefined }
+  | { readonly op: 'fingerprintMany'; readonly texts: PackedTexts; readonly options: TextOptions | undefined }
+  /**
+   * Whole JSON Lines (a final line may lack its `\n`), decoded as UTF-8 in the worker; `first`
+   * when they start the input, whose byte order mark is then dropped.
+   */
+  | {
+      readonly op: 'fingerprintJsonLines';
+      readonly bytes: Uint8Array;
+      readonly first: boolean;
+      readonly fields: JsonLinesFields;
+      readonly options: TextOptions | undefined;
+    }
   | {
       readonly op: 'computeMany';
       readonly hashes: BigUint64Array;
@@ -46,6 +59,17 @@ export type Operation =
   | { readonly op: 'echo'; readonly payload: unknown; readonly transferBack: boolean }
   /** Fails the worker itself (tests of the pool's recovery): an uncaught error, or an exit. */
   | { readonly op: 'crash'; readonly how: 'throw' | 'exit' };
+
+/** What `fingerprintJsonLines` returns: the records of the block, lines numbered from 1 in it. */
+export interface JsonLinesBlock {
+  readonly lineCount: number;
+  readonly lines: Uint32Array;
+  readonly fingerprints: BigUint64Array;
+  readonly ids: string[] | undefined;
+  /** Positions in `fingerprints` of texts without a single shingle. */
+  readonly featureless: Uint32Array;
+  readonly skipped: { readonly line: number; readonly reason: string }[];
+}
 
 /** A request as sent: an operation and its call number. */
 export type Request = Operation & { readonly call: number };

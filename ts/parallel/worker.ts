@@ -4,14 +4,15 @@
  */
 
 import { IndexFormatError } from '../shared/index-format.js';
-import type { SimHashIndex as SimHashIndexType } from '../shared/types.js';
+import { type JsonLinesFields, parseRecordBlock } from '../shared/json-lines.js';
+import type { SimHashIndex as SimHashIndexType, TextOptions } from '../shared/types.js';
 import { findClustersSlice } from '../wasm/clusters.js';
 import { computeMany, computeManyWeighted } from '../wasm/compute.js';
 import { findAllSlice } from '../wasm/find-all.js';
 import { initSync } from '../wasm/loader.js';
 import { SimHashIndex } from '../wasm/simhash-index.js';
-import { fingerprintMany } from '../wasm/text.js';
-import type { ErrorData, Operation, Ready, Request, Response, Setup } from './protocol.js';
+import { features, fingerprintMany, fingerprintPacked } from '../wasm/text.js';
+import type { ErrorData, JsonLinesBlock, Operation, Ready, Request, Response, Setup } from './protocol.js';
 
 /** The side of a message channel a worker holds. */
 interface Port {
@@ -66,8 +67,12 @@ function buffers(...views: ArrayBufferView[]): ArrayBuffer[] {
 function run(request: Operation): { value: unknown; transfer: ArrayBuffer[] } {
   switch (request.op) {
     case 'fingerprintMany': {
-      const value = fingerprintMany(request.texts, request.options);
+      const value = fingerprintPacked(request.texts, request.options);
       return { value, transfer: buffers(value) };
+    }
+    case 'fingerprintJsonLines': {
+      const value = fingerprintJsonLines(request.bytes, request.first, request.fields, request.options);
+      return { value, transfer: buffers(value.lines, value.fingerprints, value.featureless) };
     }
     case 'computeMany': {
       const value =
@@ -135,6 +140,35 @@ function run(request: Operation): { value: unknown; transfer: ArrayBuffer[] } {
       });
       return { value: 0, transfer: [] };
   }
+}
+
+/** Decoders as a stream's would decode these bytes: the byte order mark dropped only at its start. */
+const firstDecoder = new TextDecoder('utf-8', { fatal: false });
+const laterDecoder = new TextDecoder('utf-8', { fatal: false, ignoreBOM: true });
+
+function fingerprintJsonLines(
+  bytes: Uint8Array,
+  first: boolean,
+  fields: JsonLinesFields,
+  options: TextOptions | undefined,
+): JsonLinesBlock {
+  // Whole lines end at a `\n` byte, which never occurs inside a UTF-8 sequence: decoding blocks
+  // one by one gives the text a decoder reading the whole stream gives.
+  const block = parseRecordBlock((first ? firstDecoder : laterDecoder).decode(bytes), fields);
+  const fingerprints = fingerprintMany(block.texts, options);
+  const featureless: number[] = [];
+  // 0n is also, very rarely, the fingerprint of a text with shingles.
+  for (let i = 0; i < fingerprints.length; i++) {
+    if (fingerprints[i] === 0n && features(block.texts[i]!, options).length === 0) featureless.push(i);
+  }
+  return {
+    lineCount: block.lineCount,
+    lines: block.lines,
+    fingerprints,
+    ids: block.ids,
+    featureless: Uint32Array.from(featureless),
+    skipped: block.skipped,
+  };
 }
 
 function errorData(error: unknown): ErrorData {

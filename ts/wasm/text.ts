@@ -3,6 +3,7 @@
 import { memoryViews, withInstance, type WasmExports } from './loader.js';
 import { CallScope } from './marshal.js';
 import { throwIfFailed } from './status.js';
+import type { PackedTexts } from '../shared/packed-texts.js';
 import { normalizeRuns } from '../shared/text-normalize.js';
 import { resolveTextOptions, type ResolvedTextOptions } from '../shared/text-options.js';
 import type { TextOptions } from '../shared/types.js';
@@ -57,16 +58,56 @@ export function encode(scope: CallScope, live: WasmExports, texts: readonly stri
   return { ptr, offsets };
 }
 
-function fingerprintBatch(texts: readonly string[], c: Codes, out: BigUint64Array, at: number, operation: string): void {
+/**
+ * Writes packed texts into a fresh allocation of `scope` as {@link encode} writes the texts they
+ * stand for: the ASCII ones copied as they are, in runs between the others, which are
+ * normalised and encoded here.
+ */
+function encodePacked(scope: CallScope, live: WasmExports, packed: PackedTexts, options: ResolvedTextOptions): { ptr: number; offsets: Uint32Array } {
+  const count = packed.ends.length;
+  const strings = packed.strings.map((text, k) => normalizeRuns(text, options, `texts[${packed.stringAt[k]}]`));
+  let capacity = packed.ascii.length;
+  for (const text of strings) capacity += 3 * text.length;
+  const ptr = scope.alloc(capacity, 'texts');
+  const offsets = new Uint32Array(count + 1);
+  const u8 = memoryViews(live).u8;
+  let written = 0;
+  let copied = 0;
+  let first = 0;
+  for (let k = 0; k <= strings.length; k++) {
+    // Texts first..last-1 are ASCII, back to back in `packed.ascii`; text `last` is string k.
+    const last = k < strings.length ? packed.stringAt[k]! : count;
+    const end = last > 0 ? packed.ends[last - 1]! : 0;
+    u8.set(packed.ascii.subarray(copied, end), ptr + written);
+    for (let i = first; i < last; i++) offsets[i + 1] = written + packed.ends[i]! - copied;
+    written += end - copied;
+    copied = end;
+    if (k === strings.length) break;
+    if (strings[k]!.length > 0) written += encoder.encodeInto(strings[k]!, u8.subarray(ptr + written, ptr + capacity)).written;
+    offsets[last + 1] = written;
+    first = last + 1;
+  }
+  if (options.lowercase) live.sh_text_lowercase_ascii(ptr, written);
+  return { ptr, offsets };
+}
+
+function fingerprintEncoded(
+  write: (scope: CallScope, live: WasmExports) => { ptr: number; offsets: Uint32Array },
+  count: number,
+  c: Codes,
+  out: BigUint64Array,
+  at: number,
+  operation: string,
+): void {
   withInstance((live) => {
     const scope = new CallScope(live);
     try {
-      const { ptr, offsets } = encode(scope, live, texts, c.lowercase);
+      const { ptr, offsets } = write(scope, live);
       const offsetsRegion = scope.u32(offsets, 'texts');
-      const result = scope.alloc(texts.length * 8);
+      const result = scope.alloc(count * 8);
       const status = live.sh_text_fingerprint_many(
         ptr,
-        offsets[texts.length]!,
+        offsets[count]!,
         offsetsRegion.ptr,
         offsetsRegion.length,
         c.unit,
@@ -76,11 +117,29 @@ function fingerprintBatch(texts: readonly string[], c: Codes, out: BigUint64Arra
         result,
       );
       throwIfFailed(status, operation);
-      out.set(new BigUint64Array(live.memory.buffer, result, texts.length), at);
+      out.set(new BigUint64Array(live.memory.buffer, result, count), at);
     } finally {
       scope.release();
     }
   });
+}
+
+function fingerprintBatch(texts: readonly string[], c: Codes, out: BigUint64Array, at: number, operation: string): void {
+  fingerprintEncoded((scope, live) => encode(scope, live, texts, c.lowercase), texts.length, c, out, at, operation);
+}
+
+/**
+ * {@link fingerprintMany} of the texts `packed` stands for (see `packTexts`): what the pool's
+ * workers run, so that ASCII texts are copied rather than decoded and encoded again.
+ *
+ * @throws {TypeError | RangeError} for bad options.
+ */
+export function fingerprintPacked(packed: PackedTexts, options?: TextOptions): BigUint64Array {
+  const resolved = resolveTextOptions(options);
+  const c = codes(resolved);
+  const out = new BigUint64Array(packed.ends.length);
+  fingerprintEncoded((scope, live) => encodePacked(scope, live, packed, resolved), out.length, c, out, 0, 'fingerprintMany');
+  return out;
 }
 
 /**

@@ -1,0 +1,84 @@
+/**
+ * JSON Lines records: reading one line, and a block of whole lines at once. Shared by the
+ * command line (one line at a time, on its own thread) and the pool's workers (a block each).
+ */
+
+/** Where a record keeps its text and, optionally, its id. */
+export interface JsonLinesFields {
+  /** Field holding each record's text. */
+  readonly field: string;
+  /** Field holding each record's id (a string or a finite number); `undefined`: records have none. */
+  readonly id: string | undefined;
+}
+
+/** A record's text and, when `fields.id` names a field, its id. */
+export interface JsonRecord {
+  readonly text: string;
+  readonly id: string | undefined;
+}
+
+/**
+ * Reads one line: a record, `null` for a blank line, or the reason it cannot be used.
+ * Trailing `\r` and other whitespace are allowed (JSON ignores them).
+ */
+export function parseRecord(line: string, fields: JsonLinesFields): JsonRecord | { readonly reason: string } | null {
+  if (line.trim() === '') return null;
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return { reason: 'not valid JSON' };
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return { reason: 'not a JSON object' };
+  const record = value as Record<string, unknown>;
+  const text = record[fields.field];
+  if (typeof text !== 'string') return { reason: `no string field '${fields.field}'` };
+  if (fields.id === undefined) return { text, id: undefined };
+  const id = record[fields.id];
+  if (typeof id === 'string') return { text, id };
+  if (typeof id === 'number' && Number.isFinite(id)) return { text, id: String(id) };
+  return { reason: `no string or number field '${fields.id}'` };
+}
+
+/** The records of a block of lines, numbered from 1 within the block. */
+export interface RecordBlock {
+  /** Lines in the block, blank ones included. */
+  readonly lineCount: number;
+  /** Texts of the usable records, in order. */
+  readonly texts: string[];
+  /** `lines[i]`: the line of `texts[i]`. */
+  readonly lines: Uint32Array;
+  /** `ids[i]`: the id of `texts[i]`; `undefined` unless `fields.id` is set. */
+  readonly ids: string[] | undefined;
+  /** Lines that are not blank and hold no usable record, with the reason. */
+  readonly skipped: { readonly line: number; readonly reason: string }[];
+}
+
+/**
+ * The records of `text`, whole lines separated by `\n`. A final line without `\n` counts, as a
+ * stream's last line does; an empty piece after the last `\n` is no line.
+ */
+export function parseRecordBlock(text: string, fields: JsonLinesFields): RecordBlock {
+  const texts: string[] = [];
+  const lineOf: number[] = [];
+  const ids: string[] | undefined = fields.id === undefined ? undefined : [];
+  const skipped: { line: number; reason: string }[] = [];
+  let line = 0;
+  let start = 0;
+  while (start < text.length) {
+    let end = text.indexOf('\n', start);
+    if (end === -1) end = text.length;
+    line++;
+    const parsed = parseRecord(text.slice(start, end), fields);
+    start = end + 1;
+    if (parsed === null) continue;
+    if ('reason' in parsed) {
+      skipped.push({ line, reason: parsed.reason });
+      continue;
+    }
+    texts.push(parsed.text);
+    lineOf.push(line);
+    ids?.push(parsed.id!);
+  }
+  return { lineCount: line, texts, lines: Uint32Array.from(lineOf), ids, skipped };
+}
