@@ -45,15 +45,28 @@ const cases = {
     await slim.init(pathToFileURL(wasmPath()));
     assertSame(smoke(slim), await pureDigest());
   },
-  // The worker pool (Node's worker_threads; module Web Workers in Bun and Deno): the same
-  // results as the synchronous API, then a clean close.
+  // The worker pool (Node's worker_threads; module Web Workers in Bun and Deno, counted): the
+  // same results as the synchronous API, then a clean close. Started before init(), the pool
+  // loads simhash.wasm from disk itself.
   async parallel() {
+    const WebWorker = globalThis.Worker;
+    let webWorkers = 0;
+    if (WebWorker !== undefined) {
+      globalThis.Worker = class extends WebWorker {
+        constructor(...args) {
+          super(...args);
+          webWorkers++;
+        }
+      };
+    }
     const api = await import('simhash-wasm');
     const { createPool } = await import('simhash-wasm/parallel');
+    const pool = await createPool({ threads: 2 });
+    const webRuntime = 'Bun' in globalThis || 'Deno' in globalThis;
+    if (webWorkers !== (webRuntime ? 2 : 0)) throw new Error(`parallel: ${webWorkers} Web Workers made, want ${webRuntime ? 2 : 0}`);
     await api.init();
     const texts = Array.from({ length: 300 }, (_, i) => `document ${i % 37} says the same ${i % 37 === 5 ? 'thing' : 'words'} again, line ${i % 11}`);
     const fingerprints = api.fingerprintMany(texts);
-    const pool = await createPool({ threads: 2 });
     try {
       const same = (got, want, what) => {
         const g = JSON.stringify(got, (_, v) => (typeof v === 'bigint' ? `${v}` : ArrayBuffer.isView(v) ? Array.from(v, String) : v));
