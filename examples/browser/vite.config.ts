@@ -14,6 +14,8 @@ export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
   // Relative asset paths: the built page works from any folder of any server.
   base: './',
+  // Module workers: the demo's worker loads the pool's code only with the first large drop, a
+  // chunk of its own, which a classic worker script could not load apart.
   worker: { format: 'es' },
   build: {
     outDir: 'dist',

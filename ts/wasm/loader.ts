@@ -1,6 +1,7 @@
 /**
- * The one WebAssembly instance of this realm: compiling, instantiating, the memory views, and
- * recovery from a trap.
+ * The one WebAssembly instance of this realm: loading the module (the inlined copy by default;
+ * other sources are compiled by compile.ts), instantiating, the memory views, and recovery from
+ * a trap.
  */
 
 import { checkSourceKind, type InitSource, type InitSyncSource } from '../shared/init-source.js';
