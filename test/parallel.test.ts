@@ -447,11 +447,13 @@ describe('the module the workers get', () => {
     expect(JSON.parse(result.stdout)).toEqual({ fromFileOnce: true, slimModule: true, mainModule: true, same: true });
   });
 
-  it('is the only one a worker has: its script carries no copy and imports nothing but worker_threads', () => {
+  it('is the only one a worker has: its script carries no copy and imports no file', () => {
     const script = readFileSync(new URL('esm/parallel/worker.js', dist), 'latin1');
     // '\0asm' in base64, which begins every inlined copy of a module.
     expect(script).not.toContain('AGFzbQ');
-    expect([...script.matchAll(/\bimport\s*\(\s*(['"])([^'"]+)\1|\bfrom\s*(['"])([^'"]+)\3/g)].map((m) => m[2] ?? m[4])).toEqual(['node:worker_threads']);
+    // One file: what a bundler copies rather than bundles still runs. (Node's worker_threads is
+    // looked up by name at run time.)
+    expect([...script.matchAll(/\bimport\s*\(\s*(['"])([^'"]+)\1|\bfrom\s*(['"])([^'"]+)\3/g)]).toEqual([]);
   });
 
   it('fails the worker, and the pool\'s start, when it is not simhash-wasm\'s', async () => {

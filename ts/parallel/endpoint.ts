@@ -4,6 +4,7 @@
  */
 
 import type { CompiledModule } from '../shared/init-source.js';
+import { nodeBuiltin } from './node-builtin.js';
 import type { Ready, Request, Response, Setup } from './protocol.js';
 
 /** One worker, running the pool's worker script. */
@@ -61,10 +62,12 @@ export async function spawn(events: EndpointEvents, name: string, module: Compil
 }
 
 async function spawnNode(events: EndpointEvents, name: string, setup: Setup): Promise<Endpoint> {
-  const { Worker: NodeWorker } = await import('node:worker_threads');
+  const { Worker: NodeWorker } = await nodeBuiltin('worker_threads');
   // The worker gets this process's flags except those only a main script may take.
   const execArgv = process.execArgv.filter((flag) => !flag.startsWith('--input-type') && !flag.startsWith('--eval'));
-  const worker = new NodeWorker(new URL(NODE_WORKER_FILE, import.meta.url), { name, execArgv });
+  // Nor is the base written in: webpack reads `new URL(x, import.meta.url)` with any x, and warns.
+  const here = import.meta.url;
+  const worker = new NodeWorker(new URL(NODE_WORKER_FILE, here), { name, execArgv });
   worker.postMessage(setup);
   let ready = false;
   let failed = false;

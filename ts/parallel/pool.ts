@@ -19,6 +19,7 @@ import {
 } from '../shared/validate.js';
 import { joinSliceLabels, mergeSlicePairs } from '../shared/work-slice.js';
 import { canShareMemory, copyU64Input } from './input.js';
+import { nodeBuiltin } from './node-builtin.js';
 import { lineBlocks } from './line-blocks.js';
 import type { JsonLinesBlock, Operation } from './protocol.js';
 import { ShardedIndex, type ShardedIndexOptions } from './sharded-index.js';
@@ -81,7 +82,7 @@ async function availableCores(): Promise<number> {
   const navigatorCores = (globalThis as { navigator?: { hardwareConcurrency?: number } }).navigator?.hardwareConcurrency;
   if (typeof navigatorCores === 'number' && navigatorCores > 0) return navigatorCores;
   try {
-    const os = await import('node:os');
+    const os = await nodeBuiltin('os');
     return os.availableParallelism();
   } catch {
     return 1;

@@ -12,6 +12,7 @@ import { findAllSlice } from '../wasm/find-all.js';
 import { initSync } from '../wasm/loader.js';
 import { SimHashIndex } from '../wasm/simhash-index.js';
 import { features, fingerprintMany, fingerprintPacked } from '../wasm/text.js';
+import { nodeBuiltin } from './node-builtin.js';
 import type { ErrorData, JsonLinesBlock, Operation, Ready, Request, Response, Setup } from './protocol.js';
 
 /** The side of a message channel a worker holds. */
@@ -40,7 +41,7 @@ function webPort(): Port | undefined {
 
 /** The port of a Node worker thread. */
 async function nodePort(): Promise<Port> {
-  const { parentPort } = await import('node:worker_threads');
+  const { parentPort } = await nodeBuiltin('worker_threads');
   if (parentPort === null) throw new Error('simhash-wasm/parallel: the worker script must run in a worker');
   const port = parentPort;
   return {
