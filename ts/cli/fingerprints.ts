@@ -5,7 +5,7 @@
 
 import type { Pool } from '../parallel/pool.js';
 import type { TextOptions } from '../shared/types.js';
-import { features, fingerprintMany } from '../wasm/text.js';
+import { featurelessPositions, fingerprintMany } from '../wasm/text.js';
 
 /** What is left of the documents once their texts are gone. */
 export interface Fingerprinted {
@@ -125,17 +125,7 @@ export class FingerprintCollector {
   }
 
   #storeBatch(batch: BigUint64Array, texts: readonly string[], ids: readonly string[]): void {
-    for (let i = 0; i < batch.length; i++) {
-      const fingerprint = batch[i] ?? 0n;
-      const id = ids[i] ?? '';
-      // 0n is also, very rarely, the fingerprint of a text with shingles; only those without any
-      // are set apart, and confirming costs one more pass over these few texts only.
-      if (fingerprint === 0n && features(texts[i] ?? '', this.#options).length === 0) {
-        this.#featureless.push(id);
-      } else {
-        this.#store(fingerprint, id);
-      }
-    }
+    this.addFingerprinted(batch, featurelessPositions(texts, batch, this.#options), (i) => ids[i] ?? '');
   }
 
   #store(fingerprint: bigint, id: string): void {

@@ -11,7 +11,7 @@ import { computeMany, computeManyWeighted } from '../wasm/compute.js';
 import { findAllSlice } from '../wasm/find-all.js';
 import { initSync } from '../wasm/loader.js';
 import { SimHashIndex } from '../wasm/simhash-index.js';
-import { features, fingerprintMany, fingerprintPacked } from '../wasm/text.js';
+import { featurelessPositions, fingerprintMany, fingerprintPacked } from '../wasm/text.js';
 import { nodeBuiltin } from './node-builtin.js';
 import type { ErrorData, JsonLinesBlock, Operation, Ready, Request, Response, Setup } from './protocol.js';
 
@@ -157,17 +157,12 @@ function fingerprintJsonLines(
   // one by one gives the text a decoder reading the whole stream gives.
   const block = parseRecordBlock((first ? firstDecoder : laterDecoder).decode(bytes), fields);
   const fingerprints = fingerprintMany(block.texts, options);
-  const featureless: number[] = [];
-  // 0n is also, very rarely, the fingerprint of a text with shingles.
-  for (let i = 0; i < fingerprints.length; i++) {
-    if (fingerprints[i] === 0n && features(block.texts[i]!, options).length === 0) featureless.push(i);
-  }
   return {
     lineCount: block.lineCount,
     lines: block.lines,
     fingerprints,
     ids: block.ids,
-    featureless: Uint32Array.from(featureless),
+    featureless: featurelessPositions(block.texts, fingerprints, options),
     skipped: block.skipped,
   };
 }

@@ -206,6 +206,21 @@ export function fingerprint(text: string, options?: TextOptions): bigint {
 }
 
 /**
+ * Positions in `fingerprints` (of `texts`, in order) of the texts without a single shingle.
+ * Their fingerprint is `0n`, which is also, very rarely, that of a text with shingles: only
+ * texts fingerprinted `0n` are checked, with one more pass over each.
+ *
+ * @throws {TypeError | RangeError} for bad options.
+ */
+export function featurelessPositions(texts: readonly string[], fingerprints: BigUint64Array, options?: TextOptions): Uint32Array {
+  const found: number[] = [];
+  for (let i = 0; i < fingerprints.length; i++) {
+    if (fingerprints[i] === 0n && features(texts[i] ?? '', options).length === 0) found.push(i);
+  }
+  return Uint32Array.from(found);
+}
+
+/**
  * The shingle hashes the fingerprint of `text` folds: in order with repeats for
  * `weighting: 'tf'`, sorted and distinct for `'binary'`. For callers who weight or inspect the
  * features themselves (`computeWeighted` takes them with weights of your choosing).
