@@ -15,7 +15,7 @@ from datasketch import MinHash, MinHashLSH
 
 port, limit, seconds = int(sys.argv[1]), int(sys.argv[2]), float(sys.argv[3])
 rng = np.random.default_rng(1)
-signatures = [MinHash(num_perm=128, hashvalues=rng.integers(0, 2**32 - 1, 128, dtype=np.uint64)) for _ in range(limit)]
+signatures = [MinHash(num_perm=128, hashvalues=rng.integers(0, 2**32 - 1, 128, dtype=np.uint64), scheme="affine32") for _ in range(limit)]
 
 
 def lsh(name):

@@ -46,10 +46,21 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   { weight: 1, arbitrary: fc.constant({ kind: 'size' as const }) },
 );
 
-/** Index shapes: distance, blocks (undefined: chosen), capacity (which sets the bucket count). */
+/**
+ * Index shapes: distance, a layout (chosen; blocks; or parts, with slack 1 to 3 per part, so
+ * that buckets within radius 0 to 2 are read), capacity (which sets the bucket count).
+ */
 const shape = fc
-  .record({ distance: fc.constantFrom(0, 1, 3, 5), extraBlocks: fc.option(fc.nat(2), { nil: undefined }), capacity: fc.constantFrom(1, 200, 1_000_000) })
-  .map(({ distance, extraBlocks, capacity }) => ({ distance, blocks: extraBlocks === undefined ? undefined : distance + 1 + extraBlocks, capacity }));
+  .record({
+    distance: fc.constantFrom(0, 1, 3, 5, 10),
+    layout: fc.oneof(fc.constant(undefined), fc.record({ extraBlocks: fc.nat(2) }), fc.record({ slack: fc.integer({ min: 1, max: 3 }) })),
+    capacity: fc.constantFrom(1, 200, 1_000_000),
+  })
+  .map(({ distance, layout, capacity }) => ({
+    distance,
+    ...(layout === undefined ? {} : 'extraBlocks' in layout ? { blocks: distance + 1 + layout.extraBlocks } : { parts: Math.ceil((distance + 1) / layout.slack) }),
+    capacity,
+  }));
 
 /** A few centres so that fingerprints near one another (and duplicates) are common. */
 const CENTRES = Array.from({ length: 4 }, (_, k) => new SplitMix64(BigInt(1000 + k)).next());
@@ -144,6 +155,32 @@ for (const kind of ['single', 'cluster'] as const) {
       );
     }, 180_000);
 
+    it('answers exactly at distance 10 with part layouts, where near pairs rarely share a bucket', async () => {
+      // Entries 0 to 10 bits from a few centres, queries likewise: most answers are pairs whose
+      // buckets differ in some part, found only through its ball.
+      const rng = new SplitMix64(0xd10n);
+      const centres = Array.from({ length: 6 }, () => rng.next());
+      const near = (k: number): bigint => flipBits(centres[k % centres.length]!, Number(rng.next() % 11n), rng);
+      const ids = Uint32Array.from({ length: 400 }, (_, k) => k);
+      const values = BigUint64Array.from(ids, (k) => near(k));
+      const probes = BigUint64Array.from({ length: 120 }, (_, k) => near(k));
+      const model = new SimHashIndex({ distance: 10 });
+      model.addMany(ids, values);
+      try {
+        for (const layout of [{ parts: 4 }, { parts: 6 }, { parts: 11 }, {}]) {
+          const index = await RedisSimHashIndex.open({ client, name: uniqueName('d10'), distance: 10, capacity: 1_000_000, ...layout });
+          expect(index.parts, JSON.stringify(layout)).toBeGreaterThan(0);
+          await index.addMany(ids, values);
+          const answers = await index.queryMany(probes);
+          expect(answers, JSON.stringify(layout)).toEqual(model.queryMany(probes));
+          expect(answers.ids.length).toBeGreaterThan(probes.length * 5);
+          expect(await index.query(probes[0]!, { distance: 4 })).toEqual(model.query(probes[0]!, { distance: 4 }));
+        }
+      } finally {
+        model.free();
+      }
+    });
+
     it('serves every process that opens it by name, and keeps indexes of other names apart', async () => {
       const name = uniqueName('shared');
       const other = await clientOf(servers());
@@ -200,6 +237,10 @@ for (const kind of ['single', 'cluster'] as const) {
       await expect(RedisSimHashIndex.open({ client: {} as Redis, name: 'ok', distance: 3 })).rejects.toThrow(/client must be/);
       await expect(RedisSimHashIndex.open({ client, name: 'ok', distance: 10, blocks: 13 })).rejects.toThrow(/makes 286 tables; at most 128/);
       await expect(RedisSimHashIndex.open({ client, name: 'ok', blocks: 5 })).rejects.toThrow(/blocks needs distance/);
+      await expect(RedisSimHashIndex.open({ client, name: 'ok', parts: 5 })).rejects.toThrow(/parts needs distance/);
+      await expect(RedisSimHashIndex.open({ client, name: 'ok', distance: 3, blocks: 5, parts: 2 })).rejects.toThrow(/at most one/);
+      await expect(RedisSimHashIndex.open({ client, name: 'ok', distance: 3, parts: 0 })).rejects.toThrow(/parts must be an integer in 1..64/);
+      await expect(RedisSimHashIndex.open({ client, name: 'ok', distance: 12, parts: 1 })).rejects.toThrow(/buckets per query .* at most 4096/);
       const index = await RedisSimHashIndex.open({ client, name: uniqueName('args'), distance: 3 });
       await expect(index.add(-1, 1n)).rejects.toThrow(/id must be an integer/);
       await expect(index.add(1, 2n ** 64n)).rejects.toThrow(RangeError);
@@ -258,14 +299,15 @@ for (const kind of ['single', 'cluster'] as const) {
 }
 
 /**
- * `client` with every script call (`evalshaBuffer`, or `evalBuffer` after NOSCRIPT) passed
- * through `intercept`, which gets the method name and either calls on or fails.
+ * `client` with every call the index makes to Redis (scripts: `evalshaBuffer`, or `evalBuffer`
+ * after NOSCRIPT; bucket reads: `mgetBuffer`) passed through `intercept`, which gets the method
+ * name and either calls on or fails.
  */
-function interceptScripts(client: Redis | Cluster, intercept: (method: string, call: () => Promise<unknown>) => Promise<unknown>): Redis | Cluster {
+function interceptCalls(client: Redis | Cluster, intercept: (method: string, call: () => Promise<unknown>) => Promise<unknown>): Redis | Cluster {
   return new Proxy(client, {
     get(target, property, receiver) {
       const value: unknown = Reflect.get(target, property, receiver);
-      if ((property === 'evalshaBuffer' || property === 'evalBuffer') && typeof value === 'function') {
+      if ((property === 'evalshaBuffer' || property === 'evalBuffer' || property === 'mgetBuffer') && typeof value === 'function') {
         return (...args: unknown[]) => intercept(property, () => (value as (...a: unknown[]) => Promise<unknown>).apply(target, args));
       }
       return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
@@ -273,18 +315,18 @@ function interceptScripts(client: Redis | Cluster, intercept: (method: string, c
   });
 }
 
-/** `client`, counting the script calls made through it. */
+/** `client`, counting the calls made through it. */
 function countingCalls(client: Redis | Cluster): { client: Redis | Cluster; calls: () => number } {
   let calls = 0;
-  const counted = interceptScripts(client, (_, call) => {
+  const counted = interceptCalls(client, (_, call) => {
     calls++;
     return call();
   });
   return { client: counted, calls: () => calls };
 }
 
-/** `client` with every script call from the `k`-th on failing, as if the writer had died. */
+/** `client` with every call from the `k`-th on failing, as if the writer had died. */
 function failingAfter(client: Redis | Cluster, k: number): Redis | Cluster {
   let calls = 0;
-  return interceptScripts(client, (method, call) => (method === 'evalshaBuffer' && calls++ >= k ? Promise.reject(new Error('writer died')) : call()));
+  return interceptCalls(client, (method, call) => (method !== 'evalBuffer' && calls++ >= k ? Promise.reject(new Error('writer died')) : call()));
 }

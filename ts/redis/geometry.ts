@@ -3,20 +3,28 @@
  * which hash tag (group) each key carries, and the id records.
  *
  * Keys of index `name` all start with `simhash:{name/`: `simhash:{name/g}:t<table>:<bucket>`
- * (sorted sets of 12-byte members), `simhash:{name/g}:r<n>` (hashes id → fingerprint),
+ * (strings of 12-byte members), `simhash:{name/g}:r<n>` (hashes id → fingerprint),
  * `simhash:{name/g}:n` (entries counted in group g), and `simhash:{name}:meta`. Group g, a number
  * in `0..groups-1`, is the hash tag, so the keys of one group share a slot and one script can
  * write many of them at once, while different groups spread over the cluster's masters.
  */
 
 import { permutationLayout } from '../shared/layout.js';
+import { ballVolume, partSlack } from '../shared/plan.js';
 
 /** The stored description of an index: fixed when the index is created. */
 export interface Description {
   readonly distance: number;
-  /** Blocks of the permuted tables; 0 when every entry lives in one table of one bucket. */
+  /**
+   * Blocks of the permuted tables; 0 with `parts` 0 when every entry lives in one table of one
+   * bucket.
+   */
   readonly blocks: number;
-  /** Bucket keys per table are 2^bucketBits (fewer when a table's prefix is narrower). */
+  /** Parts of the multi-index filter (one table per part searched), or 0 for permuted tables. */
+  readonly parts: number;
+  /** Entries the index was sized for. */
+  readonly capacity: number;
+  /** Bucket keys per table are 2^bucketBits (fewer when a table's prefix or part is narrower). */
   readonly bucketBits: number;
   /** Record hashes are 2^recordBits. */
   readonly recordBits: number;
@@ -24,7 +32,11 @@ export interface Description {
   readonly groups: number;
 }
 
-/** One table: where each input byte's bits land, and the table's prefix and bucket widths. */
+/**
+ * One table: where each input byte's bits land, and its bucket width. A query reads the buckets
+ * within `radius` bits of its own: 0 for a permuted table (whose bucket bits lie within the
+ * prefix every near entry shares), a part's slack less one for a part.
+ */
 interface Table {
   /**
    * `moves[(8 * 256 * 0) + ...]`: for input byte i (bits 8i..8i+7) holding v, entries
@@ -32,11 +44,8 @@ interface Table {
    * permutation moves bits without combining them, so a value's image is the OR of its bytes'.
    */
   readonly moves: Uint32Array;
-  readonly prefixBits: number;
   readonly bucketBits: number;
-  /** High and low 32 bits of the mask of the top `prefixBits` bits. */
-  readonly maskHigh: number;
-  readonly maskLow: number;
+  readonly radius: number;
 }
 
 /** Key names and permutations of one index. Values are handled as 32-bit halves (high, low). */
@@ -51,6 +60,10 @@ export class Geometry {
   constructor(name: string, description: Description) {
     this.#name = name;
     this.description = description;
+    if (description.parts > 0) {
+      this.tables = partTables(description);
+      return;
+    }
     if (description.blocks === 0) {
       this.tables = [table(Array.from({ length: 64 }, (_, bit) => bit), 0, 0)];
       return;
@@ -65,7 +78,7 @@ export class Geometry {
         top -= high - low + 1;
         for (let s = low; s <= high; s++) destination[s] = top + (s - low);
       }
-      return table(destination, t.prefixBits, Math.min(description.bucketBits, t.prefixBits));
+      return table(destination, Math.min(description.bucketBits, t.prefixBits), 0);
     });
   }
 
@@ -144,8 +157,73 @@ function escapeGlob(text: string): string {
   return text.replace(/[*?[\]\\]/g, (c) => `\\${c}`);
 }
 
-/** A table moving source bit s to `destination[s]`, with the given prefix and bucket widths. */
-function table(destination: readonly number[], prefixBits: number, bucketBits: number): Table {
+/**
+ * Where part i lies (bits `low..high - 1`, bit 0 the lowest), how many of its top bits name its
+ * bucket (all of them, or the index's bucket bits when fewer), and the radius of a query's ball
+ * of buckets.
+ */
+export interface PartShape {
+  readonly low: number;
+  readonly high: number;
+  readonly bucketBits: number;
+  readonly radius: number;
+}
+
+/**
+ * The parts searched by an index of `parts` parts at `distance` with buckets of `bucketBits`:
+ * part i covers bits `floor(64 i / parts)` to `floor(64 (i + 1) / parts) - 1`, and a pair within
+ * `distance` differs in at most `slack[i] - 1` bits of some part i (see `partSlack`). Parts of
+ * slack 0 are left out: no pair is found through them.
+ */
+export function partShapes(parts: number, distance: number, bucketBits: number): PartShape[] {
+  const slack = partSlack(parts, distance);
+  const out: PartShape[] = [];
+  for (let i = 0; i < parts; i++) {
+    if (slack[i] === 0) continue;
+    const low = Math.floor((64 * i) / parts);
+    const high = Math.floor((64 * (i + 1)) / parts);
+    out.push({ low, high, bucketBits: Math.min(high - low, bucketBits), radius: slack[i]! - 1 });
+  }
+  return out;
+}
+
+/** Buckets a query reads: the ball of each part. */
+export function bucketsPerQuery(shapes: readonly PartShape[]): number {
+  return shapes.reduce((sum, shape) => sum + ballVolume(shape.bucketBits, shape.radius), 0);
+}
+
+/**
+ * A part's table puts the part's bits on top, then the other bits in order, so a member still
+ * holds the whole fingerprint.
+ */
+function partTables(description: Description): Table[] {
+  return partShapes(description.parts, description.distance, description.bucketBits).map(({ low, high, bucketBits, radius }) => {
+    const destination = new Array<number>(64).fill(0);
+    let top = 64 - (high - low);
+    for (let s = low; s < high; s++) destination[s] = top + (s - low);
+    for (let s = 63; s >= 0; s--) {
+      if (s >= low && s < high) continue;
+      destination[s] = --top;
+    }
+    return table(destination, bucketBits, radius);
+  });
+}
+
+/** Calls `visit` with every value of `bits` bits (at most 31) within `radius` bits of `key`, `key` first. */
+export function forEachInBall(key: number, bits: number, radius: number, visit: (value: number) => void): void {
+  visit(key);
+  const flip = (value: number, from: number, left: number): void => {
+    for (let b = from; b < bits; b++) {
+      const next = value ^ (1 << b);
+      visit(next);
+      if (left > 1) flip(next, b + 1, left - 1);
+    }
+  };
+  if (radius > 0) flip(key, 0, radius);
+}
+
+/** A table moving source bit s to `destination[s]`, with the given bucket width and radius. */
+function table(destination: readonly number[], bucketBits: number, radius: number): Table {
   const moves = new Uint32Array(8 * 256 * 2);
   for (let i = 0; i < 8; i++) {
     for (let v = 0; v < 256; v++) {
@@ -161,9 +239,7 @@ function table(destination: readonly number[], prefixBits: number, bucketBits: n
       moves[2 * (256 * i + v) + 1] = high >>> 0;
     }
   }
-  const maskHigh = prefixBits >= 32 ? 0xffff_ffff : prefixBits === 0 ? 0 : (0xffff_ffff << (32 - prefixBits)) >>> 0;
-  const maskLow = prefixBits <= 32 ? 0 : prefixBits === 64 ? 0xffff_ffff : (0xffff_ffff << (64 - prefixBits)) >>> 0;
-  return { moves, prefixBits, bucketBits, maskHigh, maskLow };
+  return { moves, bucketBits, radius };
 }
 
 /** Number of set bits of a 32-bit value. */

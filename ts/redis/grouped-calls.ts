@@ -18,7 +18,7 @@ export class GroupedCalls {
   readonly #groups = new Map<number, Map<number, KeyWork>>();
 
   /**
-   * @param width words per piece.
+   * @param width words per piece, 0 to 4 (0: the keys alone matter).
    * @param keyName the Redis key of a key number.
    */
   constructor(width: number, keyName: (key: number) => string) {
@@ -33,7 +33,7 @@ export class GroupedCalls {
     let work = keys.get(key);
     if (work === undefined) keys.set(key, (work = { key, words: [], tags: [] }));
     const words = work.words;
-    words.push(a);
+    if (this.#width > 0) words.push(a);
     if (this.#width > 1) words.push(b);
     if (this.#width > 2) words.push(c);
     if (this.#width > 3) words.push(d);
@@ -41,19 +41,24 @@ export class GroupedCalls {
   }
 
   /**
-   * Calls `call` once per group, concurrently, with the group's keys and one argument per key;
-   * returns each reply with its pieces' tags, in the order the script met them.
+   * Calls `call` once per group, concurrently, with the group's keys and one argument per key
+   * (none at width 0);
+   * returns each reply with its pieces' tags in the order the script met them, and the same
+   * tags key by key.
    */
-  async run(call: (keys: string[], args: Buffer[], group: number) => Promise<unknown>): Promise<{ reply: unknown; tags: number[] }[]> {
+  async run(call: (keys: string[], args: Buffer[], group: number) => Promise<unknown>): Promise<{ reply: unknown; tags: number[]; keyTags: number[][] }[]> {
     const pending = Array.from(this.#groups, async ([group, keys]) => {
       const works = Array.from(keys.values());
-      const args = works.map((work) => {
-        const bytes = Buffer.allocUnsafe(4 * work.words.length);
-        work.words.forEach((word, k) => bytes.writeUInt32BE(word, 4 * k));
-        return bytes;
-      });
+      const args =
+        this.#width === 0
+          ? []
+          : works.map((work) => {
+              const bytes = Buffer.allocUnsafe(4 * work.words.length);
+              work.words.forEach((word, k) => bytes.writeUInt32BE(word, 4 * k));
+              return bytes;
+            });
       const reply = await call(works.map((work) => this.#keyName(work.key)), args, group);
-      return { reply, tags: works.flatMap((work) => work.tags) };
+      return { reply, tags: works.flatMap((work) => work.tags), keyTags: works.map((work) => work.tags) };
     });
     return Promise.all(pending);
   }

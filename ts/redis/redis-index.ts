@@ -2,13 +2,15 @@
 
 import type { Cluster, Redis } from 'ioredis';
 import { checkId, checkIds, checkQueryOptions, checkSameLength } from '../shared/index-args.js';
-import { binomial, planTables } from '../shared/plan.js';
+import { checkParts } from '../shared/filter.js';
+import { permutationLayout } from '../shared/layout.js';
+import { ballVolume, binomial } from '../shared/plan.js';
 import type { QueryManyResult, QueryOptions, QueryResult, U64Input } from '../shared/types.js';
 import { toU64Array } from '../shared/u64-input.js';
 import { checkBlocks, checkDistance, checkOptions, checkU64, describe } from '../shared/validate.js';
-import { type Description, Geometry, descriptionKey, popcount32 } from './geometry.js';
+import { type Description, Geometry, bucketsPerQuery, descriptionKey, forEachInBall, partShapes, popcount32 } from './geometry.js';
 import { RedisIndexError } from './errors.js';
-import { ADD_MEMBERS, DELETE_RECORDS, DESCRIBE, GET_RECORDS, PROBE, REMOVE_MEMBERS, SET_RECORDS, type Script } from './scripts.js';
+import { ADD_MEMBERS, DELETE_RECORDS, DESCRIBE, GET_RECORDS, REMOVE_MEMBERS, SET_RECORDS, type Script } from './scripts.js';
 import { GroupedCalls } from './grouped-calls.js';
 import { QueryBatcher } from './query-batcher.js';
 import { waitForReplicas } from './replicas.js';
@@ -29,13 +31,19 @@ export interface RedisSimHashIndexOptions {
   distance?: number;
   /**
    * Blocks of the permuted tables (`distance < blocks <= 64`, at most 128 tables), fixed at
-   * creation; needs `distance`. Default: chosen for `capacity` (see the README).
+   * creation; needs `distance`. Default: a layout chosen for `distance` and `capacity` (see the
+   * README): permuted tables at small distances, parts at large ones.
    */
   blocks?: number;
   /**
-   * Number of entries the index is sized for: it fixes the number of bucket keys (about 128
-   * members each at this size). Any size works; past about twice it, buckets grow beyond
-   * Redis's compact encoding and take more memory. Default 1,000,000.
+   * Parts of the multi-index filter (`1..=64`, at most 4,096 buckets read per query), fixed at
+   * creation instead of `blocks`; needs `distance`. Default: chosen, as for `blocks`.
+   */
+  parts?: number;
+  /**
+   * Number of entries the index is sized for: it fixes the layout and the number of bucket keys.
+   * Any size works; far past it, buckets hold many members and queries bring back more
+   * candidates. Default 1,000,000.
    */
   capacity?: number;
   /**
@@ -57,12 +65,20 @@ export interface RedisSimHashIndexOptions {
 const GROUPS_PER_MASTER = 4;
 /** Fewest tags on a cluster, whatever its size when the index was created. */
 const MIN_CLUSTER_GROUPS = 8;
-/** Members a bucket should hold at `capacity`: within Redis's default compact-encoding limit. */
-const MEMBERS_PER_BUCKET = 64;
+/**
+ * Members a bucket should hold at `capacity`, at least: each key costs Redis about 70 bytes
+ * besides its members (about 4.4 bytes per entry and table at 16 members). A permuted table's
+ * buckets hold this many; a part's hold 16 to 64, as `chooseLayout` finds cheapest.
+ */
+const MEMBERS_PER_BUCKET = 16;
 /** Ids a record hash should hold at `capacity`. */
 const IDS_PER_RECORD = 64;
 /** Largest table count considered when choosing blocks: each table costs a write per entry. */
 const MAX_TABLES = 128;
+/** Most buckets a query may read in a part layout: its balls. */
+const MAX_BUCKETS = 4096;
+/** Buckets one round of query calls may read: bounds the size of the calls. */
+const BUCKETS_PER_ROUND = 1 << 16;
 /** Entries written per round of script calls, so a huge `addMany` never builds one huge reply. */
 const WRITE_CHUNK = 16384;
 /** Most queries probed per round of script calls. */
@@ -89,8 +105,10 @@ const NAME_RULE = /^[^{}\s]{1,100}$/;
 export class RedisSimHashIndex {
   /** Largest distance queries may ask for. */
   readonly distance: number;
-  /** Blocks of the permuted tables; 0 when every entry is compared. */
+  /** Blocks of the permuted tables; 0 with a part layout, or when every entry is compared. */
   readonly blocks: number;
+  /** Parts of the multi-index filter; 0 with permuted tables. */
+  readonly parts: number;
   /** The index name. */
   readonly name: string;
   readonly #client: Redis | Cluster;
@@ -108,11 +126,11 @@ export class RedisSimHashIndex {
     this.#geometry = new Geometry(name, description);
     this.distance = description.distance;
     this.blocks = description.blocks;
+    this.parts = description.parts;
     this.#replicas = replicas;
     this.#replicaTimeout = replicaTimeout;
-    const sized = MEMBERS_PER_BUCKET * 2 ** description.bucketBits;
-    const expected = description.blocks === 0 ? sized : planTables({ n: sized, distance: description.distance, blocks: description.blocks }).candidatesPerQuery;
-    this.#queryChunk = Math.max(1, Math.min(QUERY_CHUNK, Math.floor(MEMBERS_PER_ROUND / Math.max(1, expected))));
+    const { candidates, buckets } = queryCost(description);
+    this.#queryChunk = Math.max(1, Math.min(QUERY_CHUNK, Math.floor(MEMBERS_PER_ROUND / Math.max(1, candidates)), Math.floor(BUCKETS_PER_ROUND / buckets)));
   }
 
   /**
@@ -130,20 +148,32 @@ export class RedisSimHashIndex {
     const replicaTimeout = optionalInteger(opts.replicaTimeout, 'replicaTimeout', 1, 3_600_000, 2000);
     const capacity = optionalInteger(opts.capacity, 'capacity', 1, 2 ** 32, 1_000_000);
     const distance = opts.distance === undefined ? undefined : checkDistance(opts.distance);
-    if (opts.blocks !== undefined && distance === undefined) throw new TypeError('blocks needs distance: both describe a new index');
+    if (opts.blocks !== undefined && opts.parts !== undefined) {
+      throw new TypeError('blocks and parts choose different filter families: give at most one');
+    }
+    for (const given of ['blocks', 'parts'] as const) {
+      if (opts[given] !== undefined && distance === undefined) throw new TypeError(`${given} needs distance: both describe a new index`);
+    }
     const blocks = opts.blocks === undefined || distance === undefined ? undefined : checkBlocks(opts.blocks, distance);
     if (blocks !== undefined && distance !== undefined && binomial(blocks, distance) > MAX_TABLES) {
       // Each table costs a member per entry in Redis.
       throw new RangeError(`blocks ${blocks} at distance ${distance} makes ${binomial(blocks, distance)} tables; at most ${MAX_TABLES} are allowed`);
     }
+    const parts = opts.parts === undefined ? undefined : checkParts(opts.parts);
 
     const groups = isCluster(client) ? Math.max(MIN_CLUSTER_GROUPS, GROUPS_PER_MASTER * client.nodes('master').length) : 1;
-    const wanted = distance === undefined ? undefined : describeNew(distance, blocks, capacity, groups);
-    const fields = wanted === undefined ? [] : Object.entries(wanted).flatMap(([key, value]) => [key, String(value)]);
+    const wanted = distance === undefined ? undefined : describeNew(distance, blocks, parts, capacity, groups);
+    if (wanted !== undefined && parts !== undefined) {
+      const buckets = queryCost(wanted).buckets;
+      if (buckets > MAX_BUCKETS) {
+        throw new RangeError(`parts ${parts} at distance ${wanted.distance} reads ${buckets} buckets per query at capacity ${capacity}; at most ${MAX_BUCKETS} are allowed`);
+      }
+    }
+    const fields = wanted === undefined ? [] : Object.entries(wanted).flatMap(([key, value]) => [Buffer.from(key), Buffer.from(String(value))]);
     let reply: unknown;
     try {
       // Without a distance, only read: an empty field list makes the script create nothing.
-      reply = await DESCRIBE.run(client, [descriptionKey(name)], fields.map((field) => Buffer.from(field)));
+      reply = await DESCRIBE.run(client, [descriptionKey(name)], fields);
     } catch (error) {
       throw new RedisIndexError('RedisSimHashIndex.open', error, false);
     }
@@ -154,8 +184,9 @@ export class RedisSimHashIndex {
     if (distance !== undefined && distance !== stored.distance) {
       throw new RangeError(`index '${name}' was created with distance ${stored.distance}, not ${distance}`);
     }
-    if (blocks !== undefined && blocks !== stored.blocks) {
-      throw new RangeError(`index '${name}' was created with blocks ${stored.blocks}, not ${blocks}`);
+    if ((blocks !== undefined && blocks !== stored.blocks) || (parts !== undefined && parts !== stored.parts)) {
+      const layout = stored.parts > 0 ? `parts ${stored.parts}` : `blocks ${stored.blocks}`;
+      throw new RangeError(`index '${name}' was created with ${layout}, not ${blocks === undefined ? `parts ${parts}` : `blocks ${blocks}`}`);
     }
     return new RedisSimHashIndex(name, client, stored, replicas, replicaTimeout);
   }
@@ -288,7 +319,7 @@ export class RedisSimHashIndex {
         } catch (error) {
           throw new RedisIndexError('repair', error, true);
         }
-        for (const key of keys.filter((k) => /:t\d+:\d+$/.test(k))) removed += await this.#repairBucket(key);
+        for (const key of keys.filter((k) => /:t\d+:\d+$/.test(k))) removed += await this.#repairBucket(node, key);
       } while (cursor !== '0');
     }
     return removed;
@@ -299,61 +330,70 @@ export class RedisSimHashIndex {
     this.#closed = true;
   }
 
-  async #repairBucket(key: string): Promise<number> {
-    let members: Buffer[];
+  async #repairBucket(node: Redis, key: string): Promise<number> {
+    let bucket: Buffer | null;
     try {
-      members = await this.#client.zrangeBuffer(key, 0, -1);
+      bucket = await node.getBuffer(key);
     } catch (error) {
       throw new RedisIndexError('repair', error, true);
     }
-    if (members.length === 0) return 0;
+    if (bucket === null || bucket.length < 12) return 0;
+    const count = Math.floor(bucket.length / 12);
     const table = Number(/:t(\d+):\d+$/.exec(key)![1]);
-    const records = await this.#readRecords('repair', Uint32Array.from(members, (member) => member.readUInt32BE(8)));
+    const records = await this.#readRecords('repair', Uint32Array.from({ length: count }, (_, k) => bucket.readUInt32BE(12 * k + 8)));
     const geometry = this.#geometry;
-    const stray = members.filter((member, k) => {
-      if (records.found[k] === 0) return true;
-      geometry.permute(records.high[k]!, records.low[k]!, table);
-      return geometry.high !== member.readUInt32BE(0) || geometry.low !== member.readUInt32BE(4);
-    });
-    if (stray.length > 0) {
-      try {
-        await this.#client.zrem(key, ...stray);
-      } catch (error) {
-        throw new RedisIndexError('repair', error, true);
+    const strays: Buffer[] = [];
+    for (let k = 0; k < count; k++) {
+      const at = 12 * k;
+      if (records.found[k] === 1) {
+        geometry.permute(records.high[k]!, records.low[k]!, table);
+        if (geometry.high === bucket.readUInt32BE(at) && geometry.low === bucket.readUInt32BE(at + 4)) continue;
       }
+      strays.push(bucket.subarray(at, at + 12));
     }
-    return stray.length;
+    // The script drops the strays (and any second copy of a member) from what the bucket holds
+    // then, so members added meanwhile stay.
+    try {
+      return Number(await REMOVE_MEMBERS.run(node, [key], [Buffer.concat(strays)]));
+    } catch (error) {
+      throw new RedisIndexError('repair', error, true);
+    }
   }
 
   async #probe(values: Uint32Array, distance: number, limit: number): Promise<{ ids: number[]; distances: number[] }[]> {
     const geometry = this.#geometry;
     const tables = geometry.tables;
     const count = values.length / 2;
-    const calls = new GroupedCalls(4, (key) => geometry.bucketKeyOf(key));
+    const calls = new GroupedCalls(0, (key) => geometry.bucketKeyOf(key));
     for (let q = 0; q < count; q++) {
       for (let t = 0; t < tables.length; t++) {
-        const { maskHigh, maskLow } = tables[t]!;
+        const { bucketBits, radius } = tables[t]!;
         geometry.permute(values[2 * q + 1]!, values[2 * q]!, t);
-        const high = geometry.high & maskHigh;
-        const low = geometry.low & maskLow;
-        const b = geometry.bucket(high, t);
-        calls.push(geometry.bucketGroup(t, b), geometry.bucketId(t, b), q * tables.length + t, high >>> 0, low >>> 0, (high | ~maskHigh) >>> 0, (low | ~maskLow) >>> 0);
+        const tag = q * tables.length + t;
+        forEachInBall(geometry.bucket(geometry.high, t), bucketBits, radius, (b) => calls.push(geometry.bucketGroup(t, b), geometry.bucketId(t, b), tag, 0));
       }
     }
-    const replies = await this.#step('query', () => calls.run((keys, args) => PROBE.run(this.#client, keys, args)));
+    // MGET, not a script: reading a key costs Redis far less outside Lua.
+    const replies = await this.#step('query', () => calls.run((keys) => this.#client.mgetBuffer(keys)));
 
     // Candidates within the distance by the fingerprint their member holds, compared with the
     // query permuted alike (a permutation leaves Hamming distances as they are).
     const candidates: Set<number>[] = Array.from({ length: count }, () => new Set());
-    for (const { reply, tags } of replies) {
-      (reply as Buffer[]).forEach((members, k) => {
-        if (members.length === 0) return;
-        const q = Math.floor(tags[k]! / tables.length);
-        geometry.permute(values[2 * q + 1]!, values[2 * q]!, tags[k]! - q * tables.length);
-        const { high, low } = geometry;
-        for (let at = 0; at < members.length; at += 12) {
-          if (popcount32(members.readUInt32BE(at) ^ high) + popcount32(members.readUInt32BE(at + 4) ^ low) <= distance) {
-            candidates[q]!.add(members.readUInt32BE(at + 8));
+    for (const { reply, keyTags } of replies) {
+      (reply as (Buffer | null)[]).forEach((bucket, k) => {
+        if (bucket === null) return;
+        // A DataView reads big-endian words without Buffer's per-call argument checks.
+        const view = new DataView(bucket.buffer, bucket.byteOffset, bucket.length);
+        const end = bucket.length - 11;
+        for (const tag of keyTags[k]!) {
+          const q = Math.floor(tag / tables.length);
+          geometry.permute(values[2 * q + 1]!, values[2 * q]!, tag - q * tables.length);
+          const { high, low } = geometry;
+          const found = candidates[q]!;
+          for (let at = 0; at < end; at += 12) {
+            if (popcount32(view.getUint32(at) ^ high) + popcount32(view.getUint32(at + 4) ^ low) <= distance) {
+              found.add(view.getUint32(at + 8));
+            }
           }
         }
       });
@@ -488,34 +528,73 @@ function halves(values: BigUint64Array): Uint32Array {
   return out;
 }
 
-/** The stored description for a new index of `distance`. */
-function describeNew(distance: number, blocks: number | undefined, capacity: number, groups: number): Description {
-  const chosen = blocks ?? chooseBlocks(capacity, distance);
-  return {
+/** The stored description for a new index of `distance`, with the given layout or a chosen one. */
+function describeNew(distance: number, blocks: number | undefined, parts: number | undefined, capacity: number, groups: number): Description {
+  const base = {
     distance,
-    blocks: chosen,
-    bucketBits: Math.max(0, Math.ceil(Math.log2(capacity / MEMBERS_PER_BUCKET))),
+    blocks: blocks ?? 0,
+    parts: parts ?? 0,
+    capacity,
+    bucketBits: bucketBitsFor(capacity, MEMBERS_PER_BUCKET),
     recordBits: Math.max(6, Math.min(24, Math.ceil(Math.log2(capacity / IDS_PER_RECORD)))),
     groups,
   };
+  if (parts !== undefined) return { ...base, bucketBits: chooseLayout(base, [parts]).bucketBits };
+  return blocks === undefined ? chooseLayout(base, Array.from({ length: Math.min(64, distance + 1) }, (_, k) => k + 1)) : base;
+}
+
+/** Bucket bits that leave about `members` members per bucket at `capacity` (at most 26). */
+function bucketBitsFor(capacity: number, members: number): number {
+  return Math.max(0, Math.min(26, Math.ceil(Math.log2(capacity / members))));
 }
 
 /**
- * Blocks for an index of `capacity` entries: in Redis a table costs a member write per entry
- * and a range lookup per query, while a candidate costs only 12 bytes on the wire and a
- * popcount, so the fewest tables whose candidates per query stay near 64 win.
+ * Buckets a query reads and candidates it brings back, expected, at the index's capacity, and
+ * the tables an entry has a member in. A permuted table reads one bucket, a part the ball of
+ * buckets around the query's.
  */
-function chooseBlocks(capacity: number, distance: number): number {
-  if (distance === 64) return 0;
-  let best = distance + 1;
+function queryCost(description: Description): { buckets: number; candidates: number; tables: number } {
+  const { distance, blocks, parts, bucketBits, capacity } = description;
+  if (parts > 0) {
+    const shapes = partShapes(parts, distance, bucketBits);
+    const candidates = shapes.reduce((sum, s) => sum + (capacity * ballVolume(s.bucketBits, s.radius)) / 2 ** s.bucketBits, 0);
+    return { buckets: bucketsPerQuery(shapes), candidates, tables: shapes.length };
+  }
+  if (blocks === 0) return { buckets: 1, candidates: capacity, tables: 1 };
+  const prefixes = permutationLayout(blocks, distance).tables.map((t) => Math.min(t.prefixBits, bucketBits));
+  return { buckets: prefixes.length, candidates: prefixes.reduce((sum, bits) => sum + capacity / 2 ** bits, 0), tables: prefixes.length };
+}
+
+/**
+ * The layout for a new index (`base` says the distance and capacity): permuted tables of any
+ * blocks, or one of `partCounts` part layouts with buckets of 16 to 64 members. In Redis a
+ * bucket read costs about as much as 64 candidates (12 bytes on the wire and a popcount each)
+ * and about as much as writing a member, of which an entry has one per table. For a service
+ * that adds about as often as it queries, the layout with the fewest buckets read per query
+ * plus candidates / 64 plus tables wins, permuted tables on a tie. At small distances that is
+ * a few tables; at large ones a few parts, whose queries read balls of buckets but whose
+ * entries cost a member per part instead of one per table (at distance 10: 5 instead of 66).
+ */
+function chooseLayout(base: Description, partCounts: readonly number[]): Description {
+  const { distance, capacity } = base;
+  if (distance === 64) return base;
+  let best = base;
   let bestCost = Number.POSITIVE_INFINITY;
-  for (let blocks = distance + 1; blocks <= 64 && binomial(blocks, distance) <= MAX_TABLES; blocks++) {
-    const plan = planTables({ n: capacity, distance, blocks });
-    const cost = plan.tables + plan.candidatesPerQuery / 64;
-    if (cost < bestCost) {
-      best = blocks;
+  const consider = (layout: Description): void => {
+    const { buckets, candidates, tables } = queryCost(layout);
+    const cost = buckets + candidates / 64 + tables;
+    if (buckets <= MAX_BUCKETS && cost < bestCost) {
+      best = layout;
       bestCost = cost;
     }
+  };
+  if (base.parts === 0) {
+    for (let blocks = distance + 1; blocks <= 64 && binomial(blocks, distance) <= MAX_TABLES; blocks++) consider({ ...base, blocks });
+  }
+  const fewest = bucketBitsFor(capacity, 64);
+  const most = bucketBitsFor(capacity, MEMBERS_PER_BUCKET);
+  for (const parts of partCounts) {
+    for (let bucketBits = fewest; bucketBits <= most; bucketBits++) consider({ ...base, blocks: 0, parts, bucketBits });
   }
   return best;
 }
@@ -535,8 +614,19 @@ function parseDescription(reply: unknown, name: string): Description | undefined
   };
   const distance = read('distance', 0, 64);
   const blocks = read('blocks', 0, 64);
-  if (blocks !== 0 && (blocks <= distance || binomial(blocks, distance) > MAX_TABLES)) read('blocks', -1, -1);
-  return { distance, blocks, bucketBits: read('bucketBits', 0, 26), recordBits: read('recordBits', 6, 24), groups: read('groups', 1, 1024) };
+  const parts = read('parts', 0, 64);
+  if (blocks !== 0 && (parts !== 0 || blocks <= distance || binomial(blocks, distance) > MAX_TABLES)) read('blocks', -1, -1);
+  const description = {
+    distance,
+    blocks,
+    parts,
+    capacity: read('capacity', 1, 2 ** 32),
+    bucketBits: read('bucketBits', 0, 26),
+    recordBits: read('recordBits', 6, 24),
+    groups: read('groups', 1, 1024),
+  };
+  if (parts > 0 && bucketsPerQuery(partShapes(parts, distance, description.bucketBits)) > MAX_BUCKETS) read('parts', -1, -1);
+  return description;
 }
 
 /** The nodes to SCAN: every master of a cluster, or the one server. */

@@ -3,9 +3,9 @@
  * share a hash tag), so Redis Cluster accepts it and runs it atomically: a script's writes reach
  * the AOF and the replicas as one transaction, never half of them.
  *
- * Records are fixed-width binary strings: a bucket member is 12 bytes (the table's permuted
- * fingerprint, big-endian, then the id, big-endian), so sorting members as bytes sorts them by
- * permuted fingerprint and a lexicographic range picks out one prefix.
+ * Records are fixed-width binary strings: a bucket is a string of 12-byte members (the table's
+ * permuted fingerprint, big-endian, then the id, big-endian) in no order. Queries read buckets
+ * whole with MGET, which costs Redis a fraction of a lexicographic range in a sorted set.
  */
 
 import { createHash } from 'node:crypto';
@@ -16,8 +16,8 @@ import type { Cluster, Redis } from 'ioredis';
  * not declare. (`callBuffer` would do, but with auto-pipelining ioredis drops its command name.)
  */
 interface ScriptCommands {
-  evalshaBuffer(...args: (string | number | Buffer)[]): Promise<unknown>;
-  evalBuffer(...args: (string | number | Buffer)[]): Promise<unknown>;
+  evalshaBuffer(script: string, keyCount: number, keys: readonly string[], args: readonly Buffer[]): Promise<unknown>;
+  evalBuffer(script: string, keyCount: number, keys: readonly string[], args: readonly Buffer[]): Promise<unknown>;
 }
 
 /** A Lua script run by its SHA-1, loaded on the node that holds its keys when it is missing there. */
@@ -30,53 +30,92 @@ export class Script {
     this.#sha = createHash('sha1').update(lua).digest('hex');
   }
 
-  /** Runs the script over `keys` (all in one hash slot) with `args`; the reply keeps its bytes. */
+  /**
+   * Runs the script over `keys` (all in one hash slot) with `args`; the reply keeps its bytes.
+   * Keys and arguments go as arrays, which ioredis flattens: spread into the call, a round's
+   * hundreds of thousands of them would overflow the stack.
+   */
   async run(client: Redis | Cluster, keys: readonly string[], args: readonly Buffer[]): Promise<unknown> {
     try {
-      return await (client as unknown as ScriptCommands).evalshaBuffer(this.#sha, keys.length, ...keys, ...args);
+      return await (client as unknown as ScriptCommands).evalshaBuffer(this.#sha, keys.length, keys, args);
     } catch (error) {
       // A node that restarted or took over a slot may not have the script cached yet.
       if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) throw error;
-      return await (client as unknown as ScriptCommands).evalBuffer(this.#lua, keys.length, ...keys, ...args);
+      return await (client as unknown as ScriptCommands).evalBuffer(this.#lua, keys.length, keys, args);
     }
   }
 }
 
 /**
- * ZADD of packed 12-byte members: `ARGV[i]` holds the members of sorted set `KEYS[i]`, added with
- * score 0 (only the byte order of members matters). Adding a member twice is a no-op, so a retry
- * is harmless. Members go in chunks to stay under Lua's stack limit for `unpack`.
+ * A Lua function: whether string `s` holds 12-byte member `m` at an offset that is a multiple of
+ * 12 (a plain find could match across two members).
  */
-export const ADD_MEMBERS = new Script(`
+const HOLDS = `
+local function holds(s, m)
+  local at = 1
+  while true do
+    local found = string.find(s, m, at, true)
+    if not found then return false end
+    if (found - 1) % 12 == 0 then return true end
+    at = found + 1
+  end
+end
+`;
+
+/**
+ * Appends packed 12-byte members to bucket strings: `ARGV[i]` holds the members for `KEYS[i]`.
+ * A member the bucket already holds is skipped, so a retry, or adding an entry again unchanged,
+ * leaves the bucket as it was.
+ */
+export const ADD_MEMBERS = new Script(`${HOLDS}
 for i = 1, #KEYS do
   local s = ARGV[i]
-  local n = #s / 12
-  for first = 0, n - 1, 512 do
-    local args = {}
-    for k = first, math.min(n, first + 512) - 1 do
-      args[#args + 1] = 0
-      args[#args + 1] = string.sub(s, 12 * k + 1, 12 * k + 12)
+  local bucket = redis.call('GET', KEYS[i])
+  if not bucket then
+    redis.call('SET', KEYS[i], s)
+  else
+    local new = {}
+    for j = 1, #s, 12 do
+      local m = string.sub(s, j, j + 11)
+      if not holds(bucket, m) then new[#new + 1] = m end
     end
-    redis.call('ZADD', KEYS[i], unpack(args))
+    if #new > 0 then redis.call('APPEND', KEYS[i], table.concat(new)) end
   end
 end
 return 0
 `);
 
-/** ZREM of packed 12-byte members, laid out as for {@link ADD_MEMBERS}. */
+/**
+ * Removes packed 12-byte members, laid out as for {@link ADD_MEMBERS}, from bucket strings,
+ * together with any second copy of a member (none are made, but a bucket written by hand could
+ * have them); an emptied bucket is deleted. Returns how many members went.
+ */
 export const REMOVE_MEMBERS = new Script(`
+local removed = 0
 for i = 1, #KEYS do
-  local s = ARGV[i]
-  local n = #s / 12
-  for first = 0, n - 1, 512 do
-    local args = {}
-    for k = first, math.min(n, first + 512) - 1 do
-      args[#args + 1] = string.sub(s, 12 * k + 1, 12 * k + 12)
+  local bucket = redis.call('GET', KEYS[i])
+  if bucket then
+    local s = ARGV[i]
+    local drop = {}
+    for j = 1, #s, 12 do drop[string.sub(s, j, j + 11)] = true end
+    local kept = {}
+    for j = 1, #bucket - 11, 12 do
+      local m = string.sub(bucket, j, j + 11)
+      if drop[m] then
+        removed = removed + 1
+      else
+        kept[#kept + 1] = m
+        drop[m] = true
+      end
     end
-    redis.call('ZREM', KEYS[i], unpack(args))
+    if #kept == 0 then
+      redis.call('DEL', KEYS[i])
+    elseif #kept * 12 ~= #bucket then
+      redis.call('SET', KEYS[i], table.concat(kept))
+    end
   end
 end
-return 0
+return removed
 `);
 
 /**
@@ -142,24 +181,6 @@ for i = 1, #KEYS do
   end
 end
 return table.concat(out)
-`);
-
-/**
- * Probes buckets: `ARGV[i]` packs 16-byte ranges (lowest and highest permuted fingerprint with
- * the wanted prefix) to look up in sorted set `KEYS[i]`. Returns one string per range, in order:
- * the concatenated 12-byte members in it.
- */
-export const PROBE = new Script(`
-local out = {}
-for i = 1, #KEYS do
-  local s = ARGV[i]
-  for j = 1, #s, 16 do
-    local low = '[' .. string.sub(s, j, j + 7)
-    local high = '[' .. string.sub(s, j + 8, j + 15) .. '\\255\\255\\255\\255'
-    out[#out + 1] = table.concat(redis.call('ZRANGEBYLEX', KEYS[i], low, high))
-  end
-end
-return out
 `);
 
 /**

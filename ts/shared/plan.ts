@@ -176,7 +176,7 @@ export function partKeyBits(width: number, n: number): number {
 }
 
 /** Keys within `radius` bits of one of `bits` bits. */
-function ballVolume(bits: number, radius: number): number {
+export function ballVolume(bits: number, radius: number): number {
   let volume = 0;
   for (let r = 0; r <= Math.min(radius, bits); r++) volume += binomial(bits, r);
   return volume;
