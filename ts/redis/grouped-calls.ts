@@ -1,7 +1,9 @@
 /**
  * Batching of script calls by hash tag: every piece of work (a few 32-bit words) is filed under
- * its group and key, and each group becomes one script call (its keys share a slot) whose
- * argument for each key is that key's pieces as big-endian words, all groups sent at once.
+ * its group and key, and each group becomes one script call (its keys share a slot), all groups
+ * sent at once. A call gets two arguments whatever its number of keys (an argument per key
+ * cost the client more than the rest of a write): every key's pieces as big-endian words, key
+ * after key, and each key's share of those bytes as a big-endian 32-bit count.
  */
 
 /** The pieces of one key: their words, and a number per piece the caller gets back. */
@@ -41,22 +43,28 @@ export class GroupedCalls {
   }
 
   /**
-   * Calls `call` once per group, concurrently, with the group's keys and one argument per key
-   * (none at width 0);
-   * returns each reply with its pieces' tags in the order the script met them, and the same
-   * tags key by key.
+   * Calls `call` once per group, concurrently, with the group's keys and its two arguments
+   * (none at width 0); returns each reply with its pieces' tags in the order the script met
+   * them, and the same tags key by key.
    */
   async run(call: (keys: string[], args: Buffer[], group: number) => Promise<unknown>): Promise<{ reply: unknown; tags: number[]; keyTags: number[][] }[]> {
     const pending = Array.from(this.#groups, async ([group, keys]) => {
       const works = Array.from(keys.values());
-      const args =
-        this.#width === 0
-          ? []
-          : works.map((work) => {
-              const bytes = Buffer.allocUnsafe(4 * work.words.length);
-              work.words.forEach((word, k) => bytes.writeUInt32BE(word, 4 * k));
-              return bytes;
-            });
+      let args: Buffer[] = [];
+      if (this.#width > 0) {
+        const words = works.reduce((sum, work) => sum + work.words.length, 0);
+        const data = new DataView(new ArrayBuffer(4 * words));
+        const counts = new DataView(new ArrayBuffer(4 * works.length));
+        let at = 0;
+        works.forEach((work, k) => {
+          counts.setUint32(4 * k, 4 * work.words.length);
+          for (const word of work.words) {
+            data.setUint32(at, word);
+            at += 4;
+          }
+        });
+        args = [Buffer.from(data.buffer), Buffer.from(counts.buffer)];
+      }
       const reply = await call(works.map((work) => this.#keyName(work.key)), args, group);
       return { reply, tags: works.flatMap((work) => work.tags), keyTags: works.map((work) => work.tags) };
     });

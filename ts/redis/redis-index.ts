@@ -354,7 +354,10 @@ export class RedisSimHashIndex {
     // The script drops the strays (and any second copy of a member) from what the bucket holds
     // then, so members added meanwhile stay.
     try {
-      return Number(await REMOVE_MEMBERS.run(node, [key], [Buffer.concat(strays)]));
+      const members = Buffer.concat(strays);
+      const count = Buffer.alloc(4);
+      count.writeUInt32BE(members.length);
+      return Number(await REMOVE_MEMBERS.run(node, [key], [members, count]));
     } catch (error) {
       throw new RedisIndexError('repair', error, true);
     }
@@ -422,7 +425,19 @@ export class RedisSimHashIndex {
 
   /** Adds members for the new fingerprints, sets the records, then removes replaced members. */
   async #write(operation: string, ids: Uint32Array, values: Uint32Array): Promise<void> {
-    await this.#members(operation, ADD_MEMBERS, ids, values);
+    // Members are appended without looking for them in the bucket (reading every bucket first
+    // cost Redis three times as much), so entries whose record already holds the same
+    // fingerprint get none: adding an entry again unchanged writes only its record.
+    const held = await this.#readRecords(operation, ids);
+    const fresh: number[] = [];
+    ids.forEach((_, k) => {
+      if (held.found[k] === 0 || held.high[k] !== values[2 * k + 1] || held.low[k] !== values[2 * k]) fresh.push(k);
+    });
+    if (fresh.length > 0) {
+      const freshIds = fresh.length === ids.length ? ids : Uint32Array.from(fresh, (k) => ids[k]!);
+      const freshValues = fresh.length === ids.length ? values : Uint32Array.from(fresh.flatMap((k) => [values[2 * k]!, values[2 * k + 1]!]));
+      await this.#members(operation, ADD_MEMBERS, freshIds, freshValues);
+    }
     const old = await this.#step(operation, () => this.#records(SET_RECORDS, ids, values));
     const replacedIds: number[] = [];
     const replacedValues: number[] = [];

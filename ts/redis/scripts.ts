@@ -47,55 +47,42 @@ export class Script {
 }
 
 /**
- * A Lua function: whether string `s` holds 12-byte member `m` at an offset that is a multiple of
- * 12 (a plain find could match across two members).
+ * Lua: `share(i)`, the bytes of `KEYS[i]` in the two arguments a call gets (see
+ * `GroupedCalls`): `ARGV[1]` all keys' bytes in key order, `ARGV[2]` each key's byte count as a
+ * big-endian 32-bit number. Called for i = 1, 2, ... in order.
  */
-const HOLDS = `
-local function holds(s, m)
-  local at = 1
-  while true do
-    local found = string.find(s, m, at, true)
-    if not found then return false end
-    if (found - 1) % 12 == 0 then return true end
-    at = found + 1
-  end
+const SHARES = `
+local shared, taken = ARGV[1], 1
+local function share(i)
+  local n = struct.unpack('>I4', ARGV[2], 4 * i - 3)
+  local s = string.sub(shared, taken, taken + n - 1)
+  taken = taken + n
+  return s
 end
 `;
 
 /**
- * Appends packed 12-byte members to bucket strings: `ARGV[i]` holds the members for `KEYS[i]`.
- * A member the bucket already holds is skipped, so a retry, or adding an entry again unchanged,
- * leaves the bucket as it was.
+ * Appends packed 12-byte members to bucket strings: share i holds the members for `KEYS[i]`.
+ * The bucket is not searched first, so running this twice leaves a second copy of each member:
+ * answers do not change (a query counts an id once), {@link REMOVE_MEMBERS} removes every copy,
+ * and `repair` removes the second one.
  */
-export const ADD_MEMBERS = new Script(`${HOLDS}
-for i = 1, #KEYS do
-  local s = ARGV[i]
-  local bucket = redis.call('GET', KEYS[i])
-  if not bucket then
-    redis.call('SET', KEYS[i], s)
-  else
-    local new = {}
-    for j = 1, #s, 12 do
-      local m = string.sub(s, j, j + 11)
-      if not holds(bucket, m) then new[#new + 1] = m end
-    end
-    if #new > 0 then redis.call('APPEND', KEYS[i], table.concat(new)) end
-  end
-end
+export const ADD_MEMBERS = new Script(`${SHARES}
+for i = 1, #KEYS do redis.call('APPEND', KEYS[i], share(i)) end
 return 0
 `);
 
 /**
  * Removes packed 12-byte members, laid out as for {@link ADD_MEMBERS}, from bucket strings,
- * together with any second copy of a member (none are made, but a bucket written by hand could
- * have them); an emptied bucket is deleted. Returns how many members went.
+ * together with any second copy of a member the bucket holds; an emptied bucket is deleted.
+ * Returns how many members went.
  */
-export const REMOVE_MEMBERS = new Script(`
+export const REMOVE_MEMBERS = new Script(`${SHARES}
 local removed = 0
 for i = 1, #KEYS do
   local bucket = redis.call('GET', KEYS[i])
+  local s = share(i)
   if bucket then
-    local s = ARGV[i]
     local drop = {}
     for j = 1, #s, 12 do drop[string.sub(s, j, j + 11)] = true end
     local kept = {}
@@ -120,15 +107,15 @@ return removed
 
 /**
  * Sets id records: `KEYS[1..m]` are record hashes, `KEYS[m+1]` the group's entry counter, and
- * `ARGV[i]` packs 12-byte (id, fingerprint) pairs for `KEYS[i]`. Returns, per pair in order, 9
+ * share i packs 12-byte (id, fingerprint) pairs for `KEYS[i]`. Returns, per pair in order, 9
  * bytes: 1 and the fingerprint the id held before, or 0 and eight zero bytes when it was new.
  * The counter grows by the number of new ids only, so a retry leaves it right.
  */
-export const SET_RECORDS = new Script(`
+export const SET_RECORDS = new Script(`${SHARES}
 local out = {}
 local added = 0
 for i = 1, #KEYS - 1 do
-  local s = ARGV[i]
+  local s = share(i)
   for j = 1, #s, 12 do
     local id = string.sub(s, j, j + 3)
     local old = redis.call('HGET', KEYS[i], id)
@@ -146,14 +133,14 @@ return table.concat(out)
 `);
 
 /**
- * Deletes id records: keys as for {@link SET_RECORDS}, `ARGV[i]` packs 4-byte ids. Returns the
+ * Deletes id records: keys as for {@link SET_RECORDS}, share i packs 4-byte ids. Returns the
  * old values as {@link SET_RECORDS} does, and lowers the counter by the ids actually deleted.
  */
-export const DELETE_RECORDS = new Script(`
+export const DELETE_RECORDS = new Script(`${SHARES}
 local out = {}
 local removed = 0
 for i = 1, #KEYS - 1 do
-  local s = ARGV[i]
+  local s = share(i)
   for j = 1, #s, 4 do
     local id = string.sub(s, j, j + 3)
     local old = redis.call('HGET', KEYS[i], id)
@@ -170,11 +157,11 @@ if removed > 0 then redis.call('DECRBY', KEYS[#KEYS], removed) end
 return table.concat(out)
 `);
 
-/** Reads id records: `KEYS[i]` record hashes, `ARGV[i]` packed 4-byte ids; replies as {@link SET_RECORDS}. */
-export const GET_RECORDS = new Script(`
+/** Reads id records: `KEYS[i]` record hashes, share i packed 4-byte ids; replies as {@link SET_RECORDS}. */
+export const GET_RECORDS = new Script(`${SHARES}
 local out = {}
 for i = 1, #KEYS do
-  local s = ARGV[i]
+  local s = share(i)
   for j = 1, #s, 4 do
     local old = redis.call('HGET', KEYS[i], string.sub(s, j, j + 3))
     if old then out[#out + 1] = '\\1' .. old else out[#out + 1] = '\\0\\0\\0\\0\\0\\0\\0\\0\\0' end
