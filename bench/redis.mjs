@@ -119,8 +119,10 @@ console.log(`${machine}; load average ${load()}`);
     await create(servers.url, 'one', 3, n);
     const add = await withCpu(servers, () => parallel(1, { url: servers.url, name: 'one', op: 'add', count: n, batch: 1000 }));
     const one = await withCpu(servers, () => parallel(1, { url: servers.url, name: 'one', op: 'query', count: 0, concurrency: 1, seconds, total: n }));
+    const many = await withCpu(servers, () => parallel(1, { url: servers.url, name: 'one', op: 'queryMany', count: 0, batch: 1000, seconds, total: n }));
     row('one server, d=3', `addMany (batches of 1000), ${n.toLocaleString('en')} entries`, rate(add.perSecond), add.cpu);
     row('one server, d=3', 'query, one at a time', rate(one.perSecond), `median ${ms(one.medianMs)}, p99 ${ms(one.p99Ms)}; ${one.cpu}`);
+    row('one server, d=3', 'queryMany (batches of 1000), one client', rate(many.perSecond), many.cpu);
     let python;
     try {
       python = execFileSync(process.execPath, [`${root}scripts/setup-datasketch.mjs`], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim();
@@ -135,6 +137,7 @@ console.log(`${machine}; load average ${load()}`);
       row('ratio (same server, same run)', 'addMany / insertion_session', `${(add.perSecond / ds.sessionInsert.perSecond).toFixed(1)}×`);
       row('ratio (same server, same run)', 'addMany / insert', `${(add.perSecond / ds.insert.perSecond).toFixed(1)}×`);
       row('ratio (same server, same run)', 'query / query', `${(one.perSecond / ds.query.perSecond).toFixed(1)}×`);
+      row('ratio (same server, same run)', 'queryMany / query', `${(many.perSecond / ds.query.perSecond).toFixed(1)}×`);
     }
   } finally {
     await servers.stop();

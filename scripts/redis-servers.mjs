@@ -4,7 +4,7 @@
 // process) when this process dies without running exit hooks: nothing is left running.
 
 import { execFile, spawn } from 'node:child_process';
-import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,6 +20,31 @@ process.on('exit', () => {
 
 /** @param {number} ms */
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Pids of the processes whose parent is `pid`, from /proc (none where there is no /proc): a
+ * server's AOF rewrite runs in a forked child, which outlives a SIGKILL of the server and would
+ * go on writing into its directory.
+ * @param {number} pid
+ */
+function childrenOf(pid) {
+  let entries;
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return [];
+  }
+  return entries.filter((name) => {
+    if (!/^\d+$/.test(name)) return false;
+    try {
+      // Fields after the command name, which is in parentheses and may hold spaces: state, ppid.
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid;
+    } catch {
+      return false;
+    }
+  }).map(Number);
+}
 
 /** @param {number} port @returns {Promise<boolean>} */
 function portFree(port) {
@@ -62,7 +87,7 @@ class RedisNode {
       '--port', String(this.port), '--bind', '127.0.0.1', '--protected-mode', 'no', '--daemonize', 'no',
       '--dir', this.dir, '--logfile', join(this.dir, 'redis.log'),
       '--appendonly', 'yes', '--appendfsync', 'always', '--save', '',
-      '--zset-max-listpack-entries', '256', '--hash-max-listpack-entries', '256',
+      '--hash-max-listpack-entries', '256',
       ...this.extra,
     ];
     // The shell starts the server, prints its pid, then waits for its stdin to close: when this
@@ -100,10 +125,12 @@ class RedisNode {
 
   killNow() {
     if (this.pid !== undefined) {
-      try {
-        process.kill(this.pid, 'SIGKILL');
-      } catch {
-        // Already gone.
+      for (const pid of [...childrenOf(this.pid), this.pid]) {
+        try {
+          process.kill(pid, 'SIGKILL');
+        } catch {
+          // Already gone.
+        }
       }
     }
     this.watchdog?.stdin?.end();
@@ -221,6 +248,7 @@ export class RedisServers {
   async stop() {
     for (const node of this.nodes) node.killNow();
     await Promise.all(this.nodes.map((node) => node.kill().catch(() => undefined)));
-    rmSync(this.dir, { recursive: true, force: true });
+    // A killed process's files may take a moment to close.
+    rmSync(this.dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
   }
 }

@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { Geometry, bucketsPerQuery, forEachInBall, partShapes, popcount32 } from '../../ts/redis/geometry.js';
+import { balancedTags, tagSlot } from '../../ts/redis/hash-tags.js';
 import { permute, permutationLayout } from '../../ts/shared/layout.js';
 import { fcParams } from '../suite/helpers.js';
 
@@ -12,7 +13,7 @@ describe('Geometry', () => {
     const shapes = fc.integer({ min: 0, max: 10 }).chain((distance) => fc.tuple(fc.constant(distance), fc.integer({ min: distance + 1, max: distance + 2 })));
     fc.assert(
       fc.property(shapes, fc.bigInt({ min: 0n, max: 2n ** 64n - 1n }), ([distance, blocks], value) => {
-        const geometry = new Geometry('g', { distance, blocks, parts: 0, capacity: 32 << 10, bucketBits: 10, recordBits: 6, groups: 64 });
+        const geometry = new Geometry('g', { distance, blocks, parts: 0, capacity: 32 << 10, bucketBits: 10, recordBits: 6, groups: 64, tags: Array.from({ length: 64 }, (_, g) => g) });
         const layout = permutationLayout(blocks, distance);
         expect(geometry.tables.length).toBe(layout.tables.length);
         geometry.tables.forEach((table, t) => {
@@ -44,7 +45,7 @@ describe('Geometry', () => {
       fc.property(cases, ({ distance, parts, bucketBits, value, flips }) => {
         let other = value;
         for (const bit of new Set(flips.slice(0, distance))) other ^= 1n << BigInt(bit);
-        const geometry = new Geometry('g', { distance, blocks: 0, parts, capacity: 1, bucketBits, recordBits: 6, groups: 4 });
+        const geometry = new Geometry('g', { distance, blocks: 0, parts, capacity: 1, bucketBits, recordBits: 6, groups: 4, tags: [0, 1, 2, 3] });
         expect(geometry.tables.length).toBe(partShapes(parts, distance, bucketBits).length);
         const near = geometry.tables.some((table, t) => {
           geometry.permute(Number(value >> 32n), Number(value & 0xffff_ffffn), t);
@@ -77,6 +78,28 @@ describe('Geometry', () => {
       }),
       fcParams(0x9e3, 200),
     );
+  });
+
+  it('hashes tags to the slots Redis Cluster gives them', () => {
+    // CLUSTER KEYSLOT answers, and the CRC16/XMODEM check value of '123456789' (0x31c3).
+    expect(tagSlot('foo')).toBe(12182);
+    expect(tagSlot('bar')).toBe(5061);
+    expect(tagSlot('somekey')).toBe(11058);
+    expect(tagSlot('123456789')).toBe(0x31c3);
+  });
+
+  it('spreads tag numbers evenly over masters, and falls back to 0..n-1 without any', () => {
+    const thirds = (slot: number): string => (slot <= 5460 ? 'a' : slot <= 10922 ? 'b' : 'c');
+    for (const [name, groups] of [['pages', 12], ['x', 8], ['d3', 24]] as const) {
+      const tags = balancedTags(name, groups, thirds);
+      expect(new Set(tags).size).toBe(groups);
+      const perMaster = new Map<string, number>();
+      for (const t of tags) perMaster.set(thirds(tagSlot(`${name}/${t}`)), (perMaster.get(thirds(tagSlot(`${name}/${t}`))) ?? 0) + 1);
+      expect([...perMaster.values()].every((n) => n <= Math.ceil(groups / 3) && n >= Math.floor(groups / 3))).toBe(true);
+    }
+    expect(balancedTags('pages', 4, () => undefined)).toEqual([0, 1, 2, 3]);
+    // Slots held by one master only: every tag goes there.
+    expect(balancedTags('pages', 8, () => 'only')).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
   });
 
   it('counts bits', () => {

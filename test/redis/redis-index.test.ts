@@ -11,6 +11,7 @@ import { SimHashIndex } from '../../ts/wasm/simhash-index.js';
 import { init } from '../../ts/wasm/loader.js';
 import { RedisSimHashIndex } from '../../ts/redis/redis-index.js';
 import { RedisIndexError } from '../../ts/redis/errors.js';
+import { tagSlot } from '../../ts/redis/hash-tags.js';
 import { SplitMix64, flipBits } from '../oracle.js';
 import { fcParams } from '../suite/helpers.js';
 import type { QueryOptions, SimHashIndex as SimHashIndexType } from '../../ts/shared/types.js';
@@ -198,6 +199,25 @@ for (const kind of ['single', 'cluster'] as const) {
       } finally {
         other.disconnect();
       }
+    });
+
+    it('spreads its hash tags over the masters in equal shares', async () => {
+      const name = uniqueName('tags');
+      await RedisSimHashIndex.open({ client, name, distance: 3 });
+      const tags = String(await client.hget(`simhash:{${name}}:meta`, 'tags')).split(',');
+      if (kind === 'single') {
+        expect(tags).toEqual(['0']);
+        return;
+      }
+      const cluster = client as Cluster;
+      const masters = cluster.nodes('master').length;
+      expect(tags.length).toBe(4 * masters);
+      const perMaster = new Map<string, number>();
+      for (const tag of tags) {
+        const owner = String(cluster.slots[tagSlot(`${name}/${tag}`)]?.[0]);
+        perMaster.set(owner, (perMaster.get(owner) ?? 0) + 1);
+      }
+      expect([...perMaster.values()]).toEqual(Array.from({ length: masters }, () => 4));
     });
 
     it('sends concurrent single queries as one batch, each answered as the in-memory index does', async () => {

@@ -2,11 +2,12 @@
  * Where an index's data lives in Redis: the permuted tables, how each is cut into bucket keys,
  * which hash tag (group) each key carries, and the id records.
  *
- * Keys of index `name` all start with `simhash:{name/`: `simhash:{name/g}:t<table>:<bucket>`
- * (strings of 12-byte members), `simhash:{name/g}:r<n>` (hashes id → fingerprint),
- * `simhash:{name/g}:n` (entries counted in group g), and `simhash:{name}:meta`. Group g, a number
- * in `0..groups-1`, is the hash tag, so the keys of one group share a slot and one script can
- * write many of them at once, while different groups spread over the cluster's masters.
+ * Keys of index `name` all start with `simhash:{name/`: `simhash:{name/t}:t<table>:<bucket>`
+ * (strings of 12-byte members), `simhash:{name/t}:r<n>` (hashes id → fingerprint),
+ * `simhash:{name/t}:n` (entries counted in the group), and `simhash:{name}:meta`, where t is the
+ * tag number of group g (`0..groups-1`, see `hash-tags.ts`). The keys of one group share a slot,
+ * so one script can write many of them at once, while different groups spread over the
+ * cluster's masters.
  */
 
 import { permutationLayout } from '../shared/layout.js';
@@ -30,6 +31,8 @@ export interface Description {
   readonly recordBits: number;
   /** Hash tags the keys spread over. */
   readonly groups: number;
+  /** The tag number of each group: keys of group g carry the hash tag `{name/tags[g]}`. */
+  readonly tags: readonly number[];
 }
 
 /**
@@ -53,6 +56,8 @@ export class Geometry {
   readonly description: Description;
   readonly tables: readonly Table[];
   readonly #name: string;
+  /** `simhash:{name/g}:` for each group g: key names are built on every operation. */
+  readonly #groupPrefixes: readonly string[];
   /** Output of {@link Geometry.permute}: no allocation per call on the hot path. */
   high = 0;
   low = 0;
@@ -60,6 +65,7 @@ export class Geometry {
   constructor(name: string, description: Description) {
     this.#name = name;
     this.description = description;
+    this.#groupPrefixes = description.tags.map((tag) => `simhash:{${name}/${tag}}:`);
     if (description.parts > 0) {
       this.tables = partTables(description);
       return;
@@ -122,7 +128,7 @@ export class Geometry {
   }
 
   bucketKey(t: number, b: number, group: number): string {
-    return `simhash:{${this.#name}/${group}}:t${t}:${b}`;
+    return `${this.#groupPrefixes[group]}t${t}:${b}`;
   }
 
   /** Which record hash holds `id`. */
@@ -135,11 +141,11 @@ export class Geometry {
   }
 
   recordKey(record: number, group: number): string {
-    return `simhash:{${this.#name}/${group}}:r${record}`;
+    return `${this.#groupPrefixes[group]}r${record}`;
   }
 
   counterKey(group: number): string {
-    return `simhash:{${this.#name}/${group}}:n`;
+    return `${this.#groupPrefixes[group]}n`;
   }
 
   /** Every key of the index matches this pattern (for SCAN). */

@@ -12,6 +12,7 @@ import { type Description, Geometry, bucketsPerQuery, descriptionKey, forEachInB
 import { RedisIndexError } from './errors.js';
 import { ADD_MEMBERS, DELETE_RECORDS, DESCRIBE, GET_RECORDS, REMOVE_MEMBERS, SET_RECORDS, type Script } from './scripts.js';
 import { GroupedCalls } from './grouped-calls.js';
+import { balancedTags } from './hash-tags.js';
 import { QueryBatcher } from './query-batcher.js';
 import { waitForReplicas } from './replicas.js';
 
@@ -161,8 +162,8 @@ export class RedisSimHashIndex {
     }
     const parts = opts.parts === undefined ? undefined : checkParts(opts.parts);
 
-    const groups = isCluster(client) ? Math.max(MIN_CLUSTER_GROUPS, GROUPS_PER_MASTER * client.nodes('master').length) : 1;
-    const wanted = distance === undefined ? undefined : describeNew(distance, blocks, parts, capacity, groups);
+    const tags = distance === undefined ? [] : await chooseTags(client, name);
+    const wanted = distance === undefined ? undefined : describeNew(distance, blocks, parts, capacity, tags);
     if (wanted !== undefined && parts !== undefined) {
       const buckets = queryCost(wanted).buckets;
       if (buckets > MAX_BUCKETS) {
@@ -170,6 +171,7 @@ export class RedisSimHashIndex {
       }
     }
     const fields = wanted === undefined ? [] : Object.entries(wanted).flatMap(([key, value]) => [Buffer.from(key), Buffer.from(String(value))]);
+    // (`tags`, an array, is stored as its numbers joined by commas.)
     let reply: unknown;
     try {
       // Without a distance, only read: an empty field list makes the script create nothing.
@@ -394,7 +396,9 @@ export class RedisSimHashIndex {
           const { high, low } = geometry;
           const found = candidates[q]!;
           for (let at = 0; at < end; at += 12) {
-            if (popcount32(view.getUint32(at) ^ high) + popcount32(view.getUint32(at + 4) ^ low) <= distance) {
+            // Most members are far: the high half alone usually rules them out.
+            const bits = popcount32(view.getUint32(at) ^ high);
+            if (bits <= distance && bits + popcount32(view.getUint32(at + 4) ^ low) <= distance) {
               found.add(view.getUint32(at + 8));
             }
           }
@@ -438,13 +442,15 @@ export class RedisSimHashIndex {
       const freshValues = fresh.length === ids.length ? values : Uint32Array.from(fresh.flatMap((k) => [values[2 * k]!, values[2 * k + 1]!]));
       await this.#members(operation, ADD_MEMBERS, freshIds, freshValues);
     }
-    const old = await this.#step(operation, () => this.#records(SET_RECORDS, ids, values));
+    await this.#step(operation, () => this.#records(SET_RECORDS, ids, values));
+    // What the records held before this write, read at its start: with one writer per id at a
+    // time, nothing changed them since.
     const replacedIds: number[] = [];
     const replacedValues: number[] = [];
     ids.forEach((id, k) => {
-      if (old.found[k] === 1 && (old.high[k] !== values[2 * k + 1] || old.low[k] !== values[2 * k])) {
+      if (held.found[k] === 1 && (held.high[k] !== values[2 * k + 1] || held.low[k] !== values[2 * k])) {
         replacedIds.push(id);
-        replacedValues.push(old.low[k]!, old.high[k]!);
+        replacedValues.push(held.low[k]!, held.high[k]!);
       }
     });
     if (replacedIds.length > 0) {
@@ -469,7 +475,8 @@ export class RedisSimHashIndex {
 
   /**
    * Runs a record script over `ids` (with `values`, as low/high halves, for SET_RECORDS) and
-   * returns what each id's record held before.
+   * returns what each id's record held before (nothing is found for SET_RECORDS, which does not
+   * say).
    */
   async #records(script: Script, ids: Uint32Array, values?: Uint32Array): Promise<RecordValues> {
     const geometry = this.#geometry;
@@ -483,7 +490,8 @@ export class RedisSimHashIndex {
     const replies = await calls.run((keys, args, group) => script.run(this.#client, counted ? [...keys, geometry.counterKey(group)] : keys, args));
     const out: RecordValues = { found: new Uint8Array(ids.length), high: new Uint32Array(ids.length), low: new Uint32Array(ids.length) };
     for (const { reply, tags } of replies) {
-      const bytes = reply as Buffer;
+      if (!Buffer.isBuffer(reply)) continue;
+      const bytes = reply;
       tags.forEach((k, m) => {
         out.found[k] = bytes[9 * m]!;
         out.high[k] = bytes.readUInt32BE(9 * m + 1);
@@ -544,7 +552,7 @@ function halves(values: BigUint64Array): Uint32Array {
 }
 
 /** The stored description for a new index of `distance`, with the given layout or a chosen one. */
-function describeNew(distance: number, blocks: number | undefined, parts: number | undefined, capacity: number, groups: number): Description {
+function describeNew(distance: number, blocks: number | undefined, parts: number | undefined, capacity: number, tags: readonly number[]): Description {
   const base = {
     distance,
     blocks: blocks ?? 0,
@@ -552,7 +560,8 @@ function describeNew(distance: number, blocks: number | undefined, parts: number
     capacity,
     bucketBits: bucketBitsFor(capacity, MEMBERS_PER_BUCKET),
     recordBits: Math.max(6, Math.min(24, Math.ceil(Math.log2(capacity / IDS_PER_RECORD)))),
-    groups,
+    groups: tags.length,
+    tags,
   };
   if (parts !== undefined) return { ...base, bucketBits: chooseLayout(base, [parts]).bucketBits };
   return blocks === undefined ? chooseLayout(base, Array.from({ length: Math.min(64, distance + 1) }, (_, k) => k + 1)) : base;
@@ -616,32 +625,43 @@ function chooseLayout(base: Description, partCounts: readonly number[]): Descrip
 
 function parseDescription(reply: unknown, name: string): Description | undefined {
   if (!Array.isArray(reply) || reply.length === 0) return undefined;
-  const fields = new Map<string, number>();
-  for (let k = 0; k + 1 < reply.length; k += 2) fields.set(String(reply[k]), Number(String(reply[k + 1])));
+  const fields = new Map<string, string>();
+  for (let k = 0; k + 1 < reply.length; k += 2) fields.set(String(reply[k]), String(reply[k + 1]));
   // A description written by something else must not make the geometry divide by zero or
   // build millions of tables.
+  const invalid = (field: string): never => {
+    throw new RedisIndexError('RedisSimHashIndex.open', new Error(`the description of index '${name}' has no valid ${field}`), false);
+  };
   const read = (field: string, min: number, max: number): number => {
-    const value = fields.get(field);
-    if (value === undefined || !Number.isInteger(value) || value < min || value > max) {
-      throw new RedisIndexError('RedisSimHashIndex.open', new Error(`the description of index '${name}' has no valid ${field}`), false);
-    }
-    return value;
+    const value = Number(fields.get(field));
+    return Number.isInteger(value) && value >= min && value <= max ? value : invalid(field);
   };
   const distance = read('distance', 0, 64);
   const blocks = read('blocks', 0, 64);
   const parts = read('parts', 0, 64);
-  if (blocks !== 0 && (parts !== 0 || blocks <= distance || binomial(blocks, distance) > MAX_TABLES)) read('blocks', -1, -1);
-  const description = {
-    distance,
-    blocks,
-    parts,
-    capacity: read('capacity', 1, 2 ** 32),
-    bucketBits: read('bucketBits', 0, 26),
-    recordBits: read('recordBits', 6, 24),
-    groups: read('groups', 1, 1024),
-  };
-  if (parts > 0 && bucketsPerQuery(partShapes(parts, distance, description.bucketBits)) > MAX_BUCKETS) read('parts', -1, -1);
-  return description;
+  if (blocks !== 0 && (parts !== 0 || blocks <= distance || binomial(blocks, distance) > MAX_TABLES)) invalid('blocks');
+  const groups = read('groups', 1, 1024);
+  const tags = (fields.get('tags') ?? '').split(',').map(Number);
+  if (tags.length !== groups || new Set(tags).size !== groups || !tags.every((t) => Number.isInteger(t) && t >= 0 && t < 2 ** 31)) invalid('tags');
+  const bucketBits = read('bucketBits', 0, 26);
+  if (parts > 0 && bucketsPerQuery(partShapes(parts, distance, bucketBits)) > MAX_BUCKETS) invalid('parts');
+  return { distance, blocks, parts, capacity: read('capacity', 1, 2 ** 32), bucketBits, recordBits: read('recordBits', 6, 24), groups, tags };
+}
+
+/**
+ * The hash tags of a new index: one on a single server; on a cluster, 4 per master (at least 8)
+ * whose slots the masters own in equal shares.
+ */
+async function chooseTags(client: Redis | Cluster, name: string): Promise<number[]> {
+  if (!isCluster(client)) return [0];
+  try {
+    // The slot table is known once a first command has been answered.
+    await client.ping();
+  } catch (error) {
+    throw new RedisIndexError('RedisSimHashIndex.open', error, false);
+  }
+  const groups = Math.max(MIN_CLUSTER_GROUPS, GROUPS_PER_MASTER * client.nodes('master').length);
+  return balancedTags(name, groups, (slot) => client.slots[slot]?.[0]);
 }
 
 /** The nodes to SCAN: every master of a cluster, or the one server. */

@@ -107,34 +107,31 @@ return removed
 
 /**
  * Sets id records: `KEYS[1..m]` are record hashes, `KEYS[m+1]` the group's entry counter, and
- * share i packs 12-byte (id, fingerprint) pairs for `KEYS[i]`. Returns, per pair in order, 9
- * bytes: 1 and the fingerprint the id held before, or 0 and eight zero bytes when it was new.
- * The counter grows by the number of new ids only, so a retry leaves it right.
+ * share i packs 12-byte (id, fingerprint) pairs for `KEYS[i]`, each id once. The counter grows
+ * by the number of new ids only (as HSET counts them), so a retry leaves it right. Returns that
+ * number.
  */
 export const SET_RECORDS = new Script(`${SHARES}
-local out = {}
 local added = 0
 for i = 1, #KEYS - 1 do
   local s = share(i)
-  for j = 1, #s, 12 do
-    local id = string.sub(s, j, j + 3)
-    local old = redis.call('HGET', KEYS[i], id)
-    redis.call('HSET', KEYS[i], id, string.sub(s, j + 4, j + 11))
-    if old then
-      out[#out + 1] = '\\1' .. old
-    else
-      out[#out + 1] = '\\0\\0\\0\\0\\0\\0\\0\\0\\0'
-      added = added + 1
+  for first = 1, #s, 12 * 512 do
+    local args = {}
+    for j = first, math.min(#s, first + 12 * 512 - 1), 12 do
+      args[#args + 1] = string.sub(s, j, j + 3)
+      args[#args + 1] = string.sub(s, j + 4, j + 11)
     end
+    added = added + redis.call('HSET', KEYS[i], unpack(args))
   end
 end
 if added > 0 then redis.call('INCRBY', KEYS[#KEYS], added) end
-return table.concat(out)
+return added
 `);
 
 /**
- * Deletes id records: keys as for {@link SET_RECORDS}, share i packs 4-byte ids. Returns the
- * old values as {@link SET_RECORDS} does, and lowers the counter by the ids actually deleted.
+ * Deletes id records: keys as for {@link SET_RECORDS}, share i packs 4-byte ids. Returns, per
+ * id in order, 9 bytes: 1 and the fingerprint the id held, or 0 and eight zero bytes when it
+ * held none; lowers the counter by the ids actually deleted.
  */
 export const DELETE_RECORDS = new Script(`${SHARES}
 local out = {}
@@ -157,7 +154,7 @@ if removed > 0 then redis.call('DECRBY', KEYS[#KEYS], removed) end
 return table.concat(out)
 `);
 
-/** Reads id records: `KEYS[i]` record hashes, share i packed 4-byte ids; replies as {@link SET_RECORDS}. */
+/** Reads id records: `KEYS[i]` record hashes, share i packed 4-byte ids; replies as {@link DELETE_RECORDS}. */
 export const GET_RECORDS = new Script(`${SHARES}
 local out = {}
 for i = 1, #KEYS do
