@@ -201,6 +201,39 @@ for (const kind of ['single', 'cluster'] as const) {
       }
     });
 
+    it('restores lost members when an entry is written again unchanged, without copying the others', async () => {
+      const name = uniqueName('heal');
+      const index = await RedisSimHashIndex.open({ client, name, distance: 3, capacity: 2000 });
+      const { ids, values } = batch(400, 21);
+      const model = new SimHashIndex({ distance: 3 });
+      try {
+        await index.addMany(ids, values);
+        model.addMany(ids, values);
+        const probes = batch(200, 22).values;
+        const buckets = async (): Promise<{ keys: string[]; bytes: number }> => {
+          const keys: string[] = [];
+          for (const node of kind === 'cluster' ? (client as Cluster).nodes('master') : [client as Redis]) {
+            keys.push(...(await node.keys(`simhash:{${name}/*}:t*`)));
+          }
+          const lengths = await Promise.all(keys.map((key) => client.strlen(key)));
+          return { keys, bytes: lengths.reduce((a, b) => a + b, 0) };
+        };
+        const before = await buckets();
+        expect(before.bytes).toBeGreaterThan(0);
+        // Writing everything again unchanged adds nothing.
+        await index.addMany(ids, values);
+        expect((await buckets()).bytes).toBe(before.bytes);
+        // Half the buckets lost (as a repair racing a write could make them), then written again.
+        await Promise.all(before.keys.filter((_, k) => k % 2 === 0).map((key) => client.del(key)));
+        expect(await index.queryMany(probes)).not.toEqual(model.queryMany(probes));
+        await index.addMany(ids, values);
+        expect(await index.queryMany(probes)).toEqual(model.queryMany(probes));
+        expect((await buckets()).bytes).toBe(before.bytes);
+      } finally {
+        model.free();
+      }
+    });
+
     it('spreads its hash tags over the masters in equal shares', async () => {
       const name = uniqueName('tags');
       await RedisSimHashIndex.open({ client, name, distance: 3 });
@@ -253,6 +286,7 @@ for (const kind of ['single', 'cluster'] as const) {
 
     it('rejects bad arguments naming them, and use after close', async () => {
       await expect(RedisSimHashIndex.open({ client, name: 'a{b}', distance: 3 })).rejects.toThrow(RangeError);
+      await expect(RedisSimHashIndex.open({ client, name: 'pages/v2', distance: 3 })).rejects.toThrow(/without braces, slashes or spaces/);
       await expect(RedisSimHashIndex.open({ client, name: 'ok', distance: 65 })).rejects.toThrow(/distance/);
       await expect(RedisSimHashIndex.open({ client: {} as Redis, name: 'ok', distance: 3 })).rejects.toThrow(/client must be/);
       await expect(RedisSimHashIndex.open({ client, name: 'ok', distance: 10, blocks: 13 })).rejects.toThrow(/makes 286 tables; at most 128/);
@@ -268,6 +302,22 @@ for (const kind of ['single', 'cluster'] as const) {
       await expect(index.query(1n, { distance: 4 })).rejects.toThrow(/must not exceed/);
       index.close();
       await expect(index.size()).rejects.toThrow(TypeError);
+    });
+
+    it('calls an addMany partial when a later round fails before writing', async () => {
+      if (kind === 'cluster') return; // Call counts per round are fixed on one server only.
+      const name = uniqueName('rounds');
+      await RedisSimHashIndex.open({ client, name, distance: 3, capacity: 64 });
+      const count = 20_000; // two rounds of 16,384 entries at most
+      const ids = Uint32Array.from({ length: count }, (_, k) => k);
+      const values = batch(count, 31).values;
+      // Round one: read, append, set (3 calls); the fourth call is round two's read.
+      const failing = await RedisSimHashIndex.open({ client: failingAfter(client, 1 + 3), name });
+      const error = await failing.addMany(ids, values).then(() => undefined, (e: unknown) => e);
+      expect(error).toBeInstanceOf(RedisIndexError);
+      expect((error as RedisIndexError).partial).toBe(true);
+      const index = await RedisSimHashIndex.open({ client, name });
+      expect(await index.size()).toBe(16_384);
     });
 
     it('never answers with an id for a fingerprint it does not hold when a write stops part-way', async () => {

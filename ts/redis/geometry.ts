@@ -148,6 +148,18 @@ export class Geometry {
     return `${this.#groupPrefixes[group]}n`;
   }
 
+  /**
+   * Whether `key` names a bucket of this index: one of its tags, a table it has, a bucket in
+   * range. (Its SCAN pattern alone would also match keys of another index whose name extends
+   * this one's.)
+   */
+  isBucketKey(key: string): boolean {
+    const close = key.indexOf('}:');
+    if (close < 0 || !this.#groupPrefixes.includes(key.slice(0, close + 2))) return false;
+    const match = /^t(\d{1,3}):(\d{1,8})$/.exec(key.slice(close + 2));
+    return match !== null && Number(match[1]) < this.tables.length && Number(match[2]) < 2 ** this.description.bucketBits;
+  }
+
   /** Every key of the index matches this pattern (for SCAN). */
   get keyPattern(): string {
     return `simhash:{${escapeGlob(this.#name)}/*}:*`;

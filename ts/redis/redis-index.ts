@@ -10,7 +10,7 @@ import { toU64Array } from '../shared/u64-input.js';
 import { checkBlocks, checkDistance, checkOptions, checkU64, describe } from '../shared/validate.js';
 import { type Description, Geometry, bucketsPerQuery, descriptionKey, forEachInBall, partShapes, popcount32 } from './geometry.js';
 import { RedisIndexError } from './errors.js';
-import { ADD_MEMBERS, DELETE_RECORDS, DESCRIBE, GET_RECORDS, REMOVE_MEMBERS, SET_RECORDS, type Script } from './scripts.js';
+import { ADD_MEMBERS, ADD_MISSING_MEMBERS, DELETE_RECORDS, DESCRIBE, GET_RECORDS, REMOVE_MEMBERS, SET_RECORDS, type Script } from './scripts.js';
 import { GroupedCalls } from './grouped-calls.js';
 import { balancedTags } from './hash-tags.js';
 import { QueryBatcher } from './query-batcher.js';
@@ -21,8 +21,8 @@ export interface RedisSimHashIndexOptions {
   /** An ioredis `Redis` (one server) or `Cluster` client. The index never closes it. */
   client: Redis | Cluster;
   /**
-   * Name of the index: 1 to 100 characters, none of them `{`, `}` or a space. Every key starts
-   * with `simhash:{name/`, so indexes of different names share a server or cluster.
+   * Name of the index: 1 to 100 characters, none of them `{`, `}`, `/` or a space. Every key
+   * starts with `simhash:{name/`, so indexes of different names share a server or cluster.
    */
   name: string;
   /**
@@ -67,9 +67,10 @@ const GROUPS_PER_MASTER = 4;
 /** Fewest tags on a cluster, whatever its size when the index was created. */
 const MIN_CLUSTER_GROUPS = 8;
 /**
- * Members a bucket should hold at `capacity`, at least: each key costs Redis about 70 bytes
- * besides its members (about 4.4 bytes per entry and table at 16 members). A permuted table's
- * buckets hold this many; a part's hold 16 to 64, as `chooseLayout` finds cheapest.
+ * Members a bucket should hold at `capacity`, at most: each key costs Redis about 70 bytes
+ * besides its members. A permuted table's buckets hold 8 to 16 at `capacity` (bucket bits
+ * `ceil(log2(capacity / 16))`); a part's up to 64, as `chooseLayout` finds cheapest, or more
+ * where a part is narrower than that many bucket bits.
  */
 const MEMBERS_PER_BUCKET = 16;
 /** Ids a record hash should hold at `capacity`. */
@@ -89,7 +90,8 @@ const QUERY_CHUNK = 4096;
  * sizes and how long one script holds a server (large distances have many candidates).
  */
 const MEMBERS_PER_ROUND = 1 << 18;
-const NAME_RULE = /^[^{}\s]{1,100}$/;
+/** No braces (they delimit the hash tag) and no slash (which separates the name from a tag number). */
+const NAME_RULE = /^[^{}/\s]{1,100}$/;
 
 /**
  * A `SimHashIndex` whose entries live in Redis: the same answers as the in-memory index holding
@@ -223,7 +225,13 @@ export class RedisSimHashIndex {
     // Many tables (large distances) mean many members per entry: fewer entries per round.
     const chunk = Math.max(256, Math.min(WRITE_CHUNK, Math.floor(MEMBERS_PER_ROUND / this.#geometry.tables.length)));
     for (let start = 0; start < unique.length; start += chunk) {
-      await this.#write('addMany', unique.subarray(start, start + chunk), uniqueValues.subarray(2 * start, 2 * (start + chunk)));
+      try {
+        await this.#write('addMany', unique.subarray(start, start + chunk), uniqueValues.subarray(2 * start, 2 * (start + chunk)));
+      } catch (error) {
+        // Earlier rounds are stored: whatever this one did, the call is partial.
+        if (start > 0 && error instanceof RedisIndexError && !error.partial) throw new RedisIndexError('addMany', error.cause, true);
+        throw error;
+      }
     }
   }
 
@@ -321,7 +329,7 @@ export class RedisSimHashIndex {
         } catch (error) {
           throw new RedisIndexError('repair', error, true);
         }
-        for (const key of keys.filter((k) => /:t\d+:\d+$/.test(k))) removed += await this.#repairBucket(node, key);
+        for (const key of keys.filter((k) => geometry.isBucketKey(k))) removed += await this.#repairBucket(node, key);
       } while (cursor !== '0');
     }
     return removed;
@@ -342,7 +350,13 @@ export class RedisSimHashIndex {
     if (bucket === null || bucket.length < 12) return 0;
     const count = Math.floor(bucket.length / 12);
     const table = Number(/:t(\d+):\d+$/.exec(key)![1]);
-    const records = await this.#readRecords('repair', Uint32Array.from({ length: count }, (_, k) => bucket.readUInt32BE(12 * k + 8)));
+    let records: RecordValues;
+    try {
+      records = await this.#records(GET_RECORDS, Uint32Array.from({ length: count }, (_, k) => bucket.readUInt32BE(12 * k + 8)));
+    } catch (error) {
+      // Buckets repaired before this one have changed.
+      throw new RedisIndexError('repair', error, true);
+    }
     const geometry = this.#geometry;
     const strays: Buffer[] = [];
     for (let k = 0; k < count; k++) {
@@ -429,19 +443,21 @@ export class RedisSimHashIndex {
 
   /** Adds members for the new fingerprints, sets the records, then removes replaced members. */
   async #write(operation: string, ids: Uint32Array, values: Uint32Array): Promise<void> {
-    // Members are appended without looking for them in the bucket (reading every bucket first
-    // cost Redis three times as much), so entries whose record already holds the same
-    // fingerprint get none: adding an entry again unchanged writes only its record.
+    // The members of a fingerprint new to its id are appended without looking for them in the
+    // bucket (reading every bucket first cost Redis three times as much). An entry whose record
+    // already holds the same fingerprint normally has its members: only those missing are
+    // added, so writing an entry again never duplicates them and always completes them.
     const held = await this.#readRecords(operation, ids);
     const fresh: number[] = [];
+    const again: number[] = [];
     ids.forEach((_, k) => {
-      if (held.found[k] === 0 || held.high[k] !== values[2 * k + 1] || held.low[k] !== values[2 * k]) fresh.push(k);
+      const same = held.found[k] === 1 && held.high[k] === values[2 * k + 1] && held.low[k] === values[2 * k];
+      (same ? again : fresh).push(k);
     });
-    if (fresh.length > 0) {
-      const freshIds = fresh.length === ids.length ? ids : Uint32Array.from(fresh, (k) => ids[k]!);
-      const freshValues = fresh.length === ids.length ? values : Uint32Array.from(fresh.flatMap((k) => [values[2 * k]!, values[2 * k + 1]!]));
-      await this.#members(operation, ADD_MEMBERS, freshIds, freshValues);
-    }
+    await Promise.all([
+      fresh.length > 0 ? this.#members(operation, ADD_MEMBERS, ...select(fresh, ids, values)) : undefined,
+      again.length > 0 ? this.#members(operation, ADD_MISSING_MEMBERS, ...select(again, ids, values)) : undefined,
+    ]);
     await this.#step(operation, () => this.#records(SET_RECORDS, ids, values));
     // What the records held before this write, read at its start: with one writer per id at a
     // time, nothing changed them since.
@@ -540,6 +556,12 @@ interface RecordValues {
 
 const LITTLE_ENDIAN = new Uint8Array(Uint32Array.of(1).buffer)[0] === 1;
 
+/** The ids and values (low, high halves) at positions `picked`; the arrays themselves when all are. */
+function select(picked: readonly number[], ids: Uint32Array, values: Uint32Array): [Uint32Array, Uint32Array] {
+  if (picked.length === ids.length) return [ids, values];
+  return [Uint32Array.from(picked, (k) => ids[k]!), Uint32Array.from(picked.flatMap((k) => [values[2 * k]!, values[2 * k + 1]!]))];
+}
+
 /** A copy of `values` as 32-bit halves, low then high for each value. */
 function halves(values: BigUint64Array): Uint32Array {
   if (LITTLE_ENDIAN) return new Uint32Array(values.buffer, values.byteOffset, 2 * values.length).slice();
@@ -591,7 +613,7 @@ function queryCost(description: Description): { buckets: number; candidates: num
 
 /**
  * The layout for a new index (`base` says the distance and capacity): permuted tables of any
- * blocks, or one of `partCounts` part layouts with buckets of 16 to 64 members. In Redis a
+ * blocks, or one of `partCounts` part layouts with buckets of up to 16 to up to 64 members. In Redis a
  * bucket read costs about as much as 64 candidates (12 bytes on the wire and a popcount each)
  * and about as much as writing a member, of which an entry has one per table. For a service
  * that adds about as often as it queries, the layout with the fewest buckets read per query
@@ -682,7 +704,7 @@ function checkClient(value: unknown): Redis | Cluster {
 
 function checkName(value: unknown): string {
   if (typeof value !== 'string') throw new TypeError(`name must be a string, got ${describe(value)}`);
-  if (!NAME_RULE.test(value)) throw new RangeError(`name must be 1 to 100 characters without braces or spaces, got '${value}'`);
+  if (!NAME_RULE.test(value)) throw new RangeError(`name must be 1 to 100 characters without braces, slashes or spaces, got '${value}'`);
   return value;
 }
 

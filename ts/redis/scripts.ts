@@ -73,6 +73,36 @@ return 0
 `);
 
 /**
+ * Appends to bucket strings, as {@link ADD_MEMBERS} does, only the members a bucket does not
+ * hold yet (at an offset that is a multiple of 12: a plain find could match across two
+ * members). For entries written again unchanged, whose members are normally there: it costs a
+ * read of each bucket, but restores members a `repair` running during a write, or two writers
+ * of one id, took away.
+ */
+export const ADD_MISSING_MEMBERS = new Script(`${SHARES}
+local function holds(s, m)
+  local at = 1
+  while true do
+    local found = string.find(s, m, at, true)
+    if not found then return false end
+    if (found - 1) % 12 == 0 then return true end
+    at = found + 1
+  end
+end
+for i = 1, #KEYS do
+  local s = share(i)
+  local bucket = redis.call('GET', KEYS[i]) or ''
+  local missing = {}
+  for j = 1, #s, 12 do
+    local m = string.sub(s, j, j + 11)
+    if not holds(bucket, m) then missing[#missing + 1] = m end
+  end
+  if #missing > 0 then redis.call('APPEND', KEYS[i], table.concat(missing)) end
+end
+return 0
+`);
+
+/**
  * Removes packed 12-byte members, laid out as for {@link ADD_MEMBERS}, from bucket strings,
  * together with any second copy of a member the bucket holds; an emptied bucket is deleted.
  * Returns how many members went.
