@@ -1,13 +1,16 @@
-// `node bench/sharded-capacity.mjs <fingerprints> <shards> <distance> [queries]`: builds a
-// ShardedIndex of that many random fingerprints over one worker per shard, in batches of a
-// million, and reports the build time, the process's resident memory per fingerprint (every
-// worker's WebAssembly instance lives in this process), and queries per second at the index's
-// distance and at distance 3. The capacity of one process is its memory divided by that figure.
+// `node bench/sharded-capacity.mjs <fingerprints> <shards> <distance> [queries] [blocks=B | parts=P]`:
+// builds a ShardedIndex of that many random fingerprints over one worker per shard, in batches
+// of a million, and reports the build time, the process's resident memory per fingerprint
+// (every worker's WebAssembly instance lives in this process), and queries per second at the
+// index's distance and at distance 3. The capacity of one process is its memory divided by
+// that figure. A fixed layout (`blocks=4`) keeps the shards from re-planning as they grow.
 
 import { availableParallelism } from 'node:os';
 import { createPool } from '../dist/esm/parallel/index.js';
 
-const [n, shards, distance, queryCount] = process.argv.slice(2).map(Number);
+const [n, shards, distance, queryCount] = process.argv.slice(2, 6).map(Number);
+const layoutArg = /^(blocks|parts)=(\d+)$/.exec(process.argv[6] ?? '');
+const layout = layoutArg === null ? {} : { [layoutArg[1]]: Number(layoutArg[2]) };
 if (!(n > 0 && shards > 0 && distance >= 0)) {
   console.error('usage: node bench/sharded-capacity.mjs <fingerprints> <shards> <distance> [queries]');
   process.exit(2);
@@ -31,7 +34,7 @@ function randomFingerprints(count) {
 const gib = (bytes) => `${(bytes / 2 ** 30).toFixed(2)} GiB`;
 const rssBefore = process.memoryUsage().rss;
 const pool = await createPool({ threads: shards });
-const index = await pool.createIndex({ distance, shards });
+const index = await pool.createIndex({ distance, shards, ...layout });
 const rssEmpty = process.memoryUsage().rss;
 const kept = randomFingerprints(Math.min(n, 100_000));
 let peak = rssEmpty;
@@ -48,7 +51,7 @@ for (let first = 0; first < n; first += BATCH) {
 }
 const buildMs = performance.now() - start;
 const rss = process.memoryUsage().rss;
-console.log(`${n.toLocaleString('en')} fingerprints, ${shards} shards on ${shards} workers (${availableParallelism()} cores), distance ${distance}`);
+console.log(`${n.toLocaleString('en')} fingerprints, ${shards} shards on ${shards} workers (${availableParallelism()} cores), distance ${distance}${layoutArg === null ? '' : `, ${layoutArg[0]}`}`);
 console.log(`build: ${(buildMs / 1000).toFixed(1)} s (${((n / buildMs) * 1000).toFixed(0)} fingerprints/s), size ${index.size.toLocaleString('en')}`);
 console.log(`resident: ${gib(rss)} after the build, ${gib(peak)} at the peak, ${gib(rssBefore)} before the pool`);
 console.log(`per fingerprint: ${((rss - rssEmpty) / n).toFixed(1)} bytes resident after the build, ${((peak - rssEmpty) / n).toFixed(1)} at the peak`);
