@@ -172,8 +172,8 @@ export class RedisSimHashIndex {
         throw new RangeError(`parts ${parts} at distance ${wanted.distance} reads ${buckets} buckets per query at capacity ${capacity}; at most ${MAX_BUCKETS} are allowed`);
       }
     }
+    // `tags`, an array, is stored as its numbers joined by commas (String of an array).
     const fields = wanted === undefined ? [] : Object.entries(wanted).flatMap(([key, value]) => [Buffer.from(key), Buffer.from(String(value))]);
-    // (`tags`, an array, is stored as its numbers joined by commas.)
     let reply: unknown;
     try {
       // Without a distance, only read: an empty field list makes the script create nothing.
@@ -359,14 +359,24 @@ export class RedisSimHashIndex {
     }
     const geometry = this.#geometry;
     const strays: Buffer[] = [];
+    const seen = new Set<string>();
+    let copies = 0;
     for (let k = 0; k < count; k++) {
       const at = 12 * k;
+      const member = bucket.subarray(at, at + 12);
       if (records.found[k] === 1) {
         geometry.permute(records.high[k]!, records.low[k]!, table);
-        if (geometry.high === bucket.readUInt32BE(at) && geometry.low === bucket.readUInt32BE(at + 4)) continue;
+        if (geometry.high === bucket.readUInt32BE(at) && geometry.low === bucket.readUInt32BE(at + 4)) {
+          const text = member.toString('latin1');
+          if (seen.has(text)) copies++;
+          else seen.add(text);
+          continue;
+        }
       }
-      strays.push(bucket.subarray(at, at + 12));
+      strays.push(member);
     }
+    // A clean bucket (the usual case) costs no further call.
+    if (strays.length === 0 && copies === 0) return 0;
     // The script drops the strays (and any second copy of a member) from what the bucket holds
     // then, so members added meanwhile stay.
     try {
@@ -613,7 +623,7 @@ function queryCost(description: Description): { buckets: number; candidates: num
 
 /**
  * The layout for a new index (`base` says the distance and capacity): permuted tables of any
- * blocks, or one of `partCounts` part layouts with buckets of up to 16 to up to 64 members. In Redis a
+ * blocks, or one of `partCounts` part layouts whose buckets hold at most 16 to 64 members. In Redis a
  * bucket read costs about as much as 64 candidates (12 bytes on the wire and a popcount each)
  * and about as much as writing a member, of which an entry has one per table. For a service
  * that adds about as often as it queries, the layout with the fewest buckets read per query
