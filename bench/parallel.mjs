@@ -3,7 +3,9 @@
 // of real text (documentation files on this machine), findAll and findClusters over 1M
 // fingerprints at distances 3 and 10, queryMany of 100k queries on an index of 1M, and what one
 // crossing to a worker costs. Every pool result is checked equal to the synchronous one before
-// it is timed. Prints a table and writes JSON under bench/results/.
+// it is timed. Beside each row, the machine's capacity for that very work: the synchronous call
+// on two plain workers at once against one alone. Prints a table and writes JSON under
+// bench/results/.
 
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -110,64 +112,118 @@ function median(samples) {
 }
 
 /**
- * Times the synchronous call and the pool of each size in interleaved rounds, so that a change
- * in the load other jobs put on the machine falls on every configuration alike.
+ * A plain worker that runs one synchronous call of the API on inputs it was given once: the
+ * capacity control. `setup` names the call and carries its inputs; each run answers with the
+ * call's wall time on that worker.
  */
-async function compare(id, items, unit, syncCall, poolCall) {
+const CONTROL_WORKER = `
+const { parentPort, workerData } = require('node:worker_threads');
+const ready = import(workerData.entry).then(async (simhash) => {
+  await simhash.init();
+  const { op, texts, values, distance, queries } = workerData.setup;
+  if (op === 'fingerprintMany') return () => simhash.fingerprintMany(texts);
+  if (op === 'findAll' || op === 'findClusters') return () => simhash[op](values, { distance });
+  const index = new simhash.SimHashIndex({ distance });
+  index.addMany(Uint32Array.from({ length: values.length }, (_, i) => i), values);
+  return () => index.queryMany(queries);
+});
+parentPort.on('message', async () => {
+  const call = await ready;
+  const start = performance.now();
+  call();
+  parentPort.postMessage(performance.now() - start);
+});
+parentPort.postMessage('loading');`;
+
+/**
+ * Two control workers holding the inputs of `setup`. `alone()` times the synchronous call on
+ * one of them; `both()` the same call on both at once. `2 × alone / both` is what two threads
+ * doing this very work get out of this machine at that moment: 2 on two free cores, less when
+ * the cores are shared with other jobs or slowed by each other (memory, caches, clocks). It is
+ * the ceiling for the pool's speedup in the same round; a busy loop would miss the memory part.
+ */
+async function controlPair(setup) {
+  const { Worker } = await import('node:worker_threads');
+  const entry = new URL('../dist/esm/index.js', import.meta.url).href;
+  const workers = [0, 1].map(() => new Worker(CONTROL_WORKER, { eval: true, workerData: { entry, setup } }));
+  const run = (worker) => new Promise((resolve, reject) => {
+    worker.once('message', resolve);
+    worker.once('error', reject);
+    worker.postMessage('run');
+  });
+  await Promise.all(workers.map((w) => new Promise((resolve) => w.once('message', resolve))));
+  await Promise.all(workers.map(run));
+  return {
+    alone: () => time(() => run(workers[0]), 1),
+    both: () => time(() => Promise.all(workers.map(run)), 1),
+    close: () => Promise.all(workers.map((w) => w.terminate())),
+  };
+}
+
+/**
+ * Times the synchronous call, the pool of each size and the capacity control in interleaved
+ * rounds, so that a change in the machine's speed (this VM's vary by ±25 % from minute to
+ * minute) falls on every configuration alike. Each speedup is reported twice: the ratio of the
+ * medians, and the median of the rounds' own ratios (each round's pool time against that
+ * round's synchronous time), which is steadier when the machine drifts.
+ */
+async function compare(id, items, unit, syncCall, poolCall, controlSetup) {
   if (only !== undefined && !id.includes(only)) return;
   // The checked calls double as warm-up.
   const expected = await syncCall();
   for (const [threads, pool] of pools) {
     if (!same(await poolCall(pool), expected)) throw new Error(`${id}: the pool with ${threads} threads disagrees with the synchronous API`);
   }
+  const control = await controlPair(controlSetup);
   const baseline = [];
+  const capacity = [];
   const samples = new Map([...pools.keys()].map((t) => [t, []]));
   for (let r = 0; r < RUNS; r++) {
     baseline.push(await time(syncCall, 1));
     for (const [threads, pool] of pools) samples.get(threads).push(await time(() => poolCall(pool), 1));
+    const alone = await control.alone();
+    capacity.push((2 * alone) / (await control.both()));
   }
+  await control.close();
   const baselineMs = median(baseline);
-  const row = { id, items, unit, baselineMs, baselineSamplesMs: baseline, threads: {} };
-  for (const [threads, list] of samples) row.threads[threads] = { ms: median(list), samplesMs: list, speedup: baselineMs / median(list) };
-  row.control = await controlRatio();
-  controls.push(row.control);
+  const row = { id, items, unit, baselineMs, baselineSamplesMs: baseline, capacity: median(capacity), capacitySamples: capacity, threads: {} };
+  for (const [threads, list] of samples) {
+    row.threads[threads] = {
+      ms: median(list),
+      samplesMs: list,
+      speedup: baselineMs / median(list),
+      pairedSpeedup: median(list.map((ms, r) => baseline[r] / ms)),
+    };
+  }
   rows.push(row);
-  console.error(`  control: two busy workers did ${row.control.toFixed(2)}× the work of one`);
   console.error(
     `${id}: one thread ${baselineMs.toFixed(0)} ms; ` +
       Object.entries(row.threads)
-        .map(([t, r]) => `${t} workers ${r.ms.toFixed(0)} ms (${r.speedup.toFixed(2)}×)`)
-        .join(', '),
+        .map(([t, r]) => `${t} workers ${r.ms.toFixed(0)} ms (${r.speedup.toFixed(2)}×, rounds ${r.pairedSpeedup.toFixed(2)}×)`)
+        .join(', ') +
+      `; two threads' capacity ${row.capacity.toFixed(2)}× (rounds: ${capacity.map((c) => c.toFixed(2)).join(' ')})`,
   );
 }
 
-/**
- * How much parallel capacity the machine had during the run: a busy loop on one worker against
- * the same loop on two at once, interleaved with the workloads. On an idle two-core machine
- * the ratio is 2; other jobs lower it, and every speedup above should be read against it.
- */
-async function controlRatio() {
-  const code = `const { parentPort } = require('node:worker_threads');
-parentPort.on('message', (n) => { let x = 0; for (let i = 0; i < n; i++) x = (x + i * 7) | 0; parentPort.postMessage(x); });`;
-  const { Worker } = await import('node:worker_threads');
-  const a = new Worker(code, { eval: true });
-  const b = new Worker(code, { eval: true });
-  const run = (w) => new Promise((resolve) => { w.once('message', resolve); w.postMessage(2e8); });
-  await Promise.all([run(a), run(b)]);
-  const one = await time(() => run(a), 1);
-  const two = await time(() => Promise.all([run(a), run(b)]), 1);
-  await Promise.all([a.terminate(), b.terminate()]);
-  return (2 * one) / two;
-}
-const controls = [];
-
 const { texts, total } = realTexts(TEXT_BYTES);
-await compare(`fingerprintMany ${(total / 2 ** 20).toFixed(0)} MB`, total / 2 ** 20, 'MB', () => simhash.fingerprintMany(texts), (pool) => pool.fingerprintMany(texts));
+await compare(
+  `fingerprintMany ${(total / 2 ** 20).toFixed(0)} MB`,
+  total / 2 ** 20,
+  'MB',
+  () => simhash.fingerprintMany(texts),
+  (pool) => pool.fingerprintMany(texts),
+  { op: 'fingerprintMany', texts },
+);
 
 for (const distance of [3, 10]) {
   const values = fingerprints(N, distance + 2, 7 + distance);
-  await compare(`findAll ${N} d=${distance}`, N, 'fingerprints', () => simhash.findAll(values, { distance }), (pool) => pool.findAll(values, { distance }));
-  await compare(`findClusters ${N} d=${distance}`, N, 'fingerprints', () => simhash.findClusters(values, { distance }), (pool) => pool.findClusters(values, { distance }));
+  for (const op of ['findAll', 'findClusters']) {
+    await compare(`${op} ${N} d=${distance}`, N, 'fingerprints', () => simhash[op](values, { distance }), (pool) => pool[op](values, { distance }), {
+      op,
+      values,
+      distance,
+    });
+  }
 }
 
 for (const distance of [3, 10]) {
@@ -189,7 +245,12 @@ for (const distance of [3, 10]) {
       await index.addMany(ids, values);
       indexes.set(pool, index);
     }
-    await compare(`${id} (${layout})`, QUERIES, 'queries', () => one.queryMany(queries), (pool) => indexes.get(pool).queryMany(queries));
+    await compare(`${id} (${layout})`, QUERIES, 'queries', () => one.queryMany(queries), (pool) => indexes.get(pool).queryMany(queries), {
+      op: 'queryMany',
+      values,
+      distance,
+      queries,
+    });
     for (const index of indexes.values()) await index.free();
   }
   one.free();
@@ -222,14 +283,16 @@ if (only === undefined || 'crossing'.includes(only) || only === 'crossing') {
 for (const pool of pools.values()) await pool.close();
 
 const lines = [
-  '| workload | one thread (sync API) | ' + threadCounts.map((t) => `${t} worker${t > 1 ? 's' : ''}`).join(' | ') + ' | control |',
+  '| workload | one thread (sync API) | ' + threadCounts.map((t) => `${t} worker${t > 1 ? 's' : ''}`).join(' | ') + ' | two threads\' capacity |',
   '|---|---:|' + threadCounts.map(() => '---:').join('|') + '|---:|',
 ];
 for (const row of rows) {
   lines.push(
     `| ${row.id} | ${row.baselineMs.toFixed(0)} ms | ` +
-      threadCounts.map((t) => `${row.threads[t].ms.toFixed(0)} ms (${row.threads[t].speedup.toFixed(2)}×)`).join(' | ') +
-      ` | ${row.control.toFixed(2)}× |`,
+      threadCounts
+        .map((t) => `${row.threads[t].ms.toFixed(0)} ms (${row.threads[t].speedup.toFixed(2)}×; rounds ${row.threads[t].pairedSpeedup.toFixed(2)}×)`)
+        .join(' | ') +
+      ` | ${row.capacity.toFixed(2)}× |`,
   );
 }
 if (crossings.length > 0) {
