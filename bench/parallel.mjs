@@ -146,9 +146,11 @@ async function controlPair(setup) {
   const { Worker } = await import('node:worker_threads');
   const entry = new URL('../dist/esm/index.js', import.meta.url).href;
   const workers = [0, 1].map(() => new Worker(CONTROL_WORKER, { eval: true, workerData: { entry, setup } }));
+  let failure;
+  for (const worker of workers) worker.on('error', (error) => (failure = error));
   const run = (worker) => new Promise((resolve, reject) => {
+    if (failure !== undefined) reject(failure);
     worker.once('message', resolve);
-    worker.once('error', reject);
     worker.postMessage('run');
   });
   await Promise.all(workers.map((w) => new Promise((resolve) => w.once('message', resolve))));

@@ -81,7 +81,7 @@ fn join_parts(fingerprints: &[u64], layout: &PartLayout, slice: Slice, visitor: 
         let mut start = 0;
         for bucket in 0..1usize << bits {
             let end = starts[bucket] as usize;
-            if end == start || !slice.owns(scatter(bucket, bits), bits) {
+            if end == start || !owns_bucket(slice, bucket, bits) {
                 start = end;
                 continue;
             }
@@ -108,13 +108,22 @@ fn join_parts(fingerprints: &[u64], layout: &PartLayout, slice: Slice, visitor: 
     Ok(())
 }
 
-/// The bucket's share key for [`Slice::owns`]: its key times an odd constant, modulo 2^bits.
-/// A bucket pairs with the buckets above it only, so low buckets do more work than high ones;
-/// scattering gives each slice a fair mix of both (contiguous ranges gave one of two slices
-/// 1.3× the other's work at distance 10).
+/// Whether `slice` visits `bucket` (of `2^bits`) and its pairs with the buckets above it.
+///
+/// Buckets are dealt in groups of up to 64 consecutive keys (keeping at least 1024 groups), the
+/// groups scattered over the slices. Scattered, because a bucket pairs with the buckets above
+/// it only, so low buckets do more work than high ones: contiguous ranges gave one of two
+/// slices 1.3× the other's work at distance 10. In groups, because neighbouring buckets probe
+/// neighbouring buckets (the radius's masks in the low bits): a slice that owns the whole group
+/// reads those once. Dealt one by one, each of two slices of a 1M search at distance 10 missed
+/// the 1 MiB cache on 74 % of the whole search's reads; in groups of 64, on 62 %, with the
+/// same instructions per slice (cachegrind).
 #[inline]
-fn scatter(bucket: usize, bits: u32) -> u64 {
-    u64::from((bucket as u32).wrapping_mul(0x9E37_79B1)) & (u64::MAX >> (64 - bits))
+fn owns_bucket(slice: Slice, bucket: usize, bits: u32) -> bool {
+    let group_bits = bits.saturating_sub(10).min(6);
+    let groups_bits = bits - group_bits;
+    let group = (bucket >> group_bits) as u32;
+    slice.owns(u64::from(group.wrapping_mul(0x9E37_79B1)) & (u64::MAX >> (64 - groups_bits)), groups_bits)
 }
 
 /// Bits that hold any position below `n` (at least 1, at most 32 for `n <= 2^32`).
@@ -312,4 +321,39 @@ fn visit_runs(
         start = end;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_bucket_has_one_owner() {
+        for bits in [1u32, 5, 10, 11, 16, 20] {
+            for count in [1u32, 2, 3, 7] {
+                let slices: Vec<Slice> = (0..count).map(|i| Slice::new(i, count).unwrap()).collect();
+                for bucket in (0..1usize << bits).step_by(((1usize << bits) / 8192).max(1)) {
+                    let owners = slices.iter().filter(|&&slice| owns_bucket(slice, bucket, bits)).count();
+                    assert_eq!(owners, 1, "bucket {} of 2^{}, {} slices", bucket, bits, count);
+                }
+            }
+        }
+    }
+
+    /// The work of a bucket grows with the zero bits its probes can set (it pairs only with
+    /// buckets above it); dealt in groups, the slices still get even shares of it.
+    #[test]
+    fn slices_get_even_shares_of_the_pairing_work() {
+        let bits = 16;
+        for count in [2u32, 3, 4] {
+            let mut work = vec![0u64; count as usize];
+            for bucket in 0..1usize << bits {
+                let above: u64 = (0..bits).filter(|&b| bucket & (1 << b) == 0).map(|b| 1u64 << b.min(12)).sum();
+                let owner = (0..count).find(|&i| owns_bucket(Slice::new(i, count).unwrap(), bucket, bits)).unwrap();
+                work[owner as usize] += above;
+            }
+            let (low, high) = (*work.iter().min().unwrap(), *work.iter().max().unwrap());
+            assert!(high - low <= high / 50, "{} slices: {:?}", count, work);
+        }
+    }
 }
