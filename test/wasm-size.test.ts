@@ -3,14 +3,16 @@
 // filter family (parts: its batch join, its index probes and the format's version 2) took the
 // module from 97.4 to 105.0 KB with its per-pair and per-probe helpers out of line, and MinHash
 // (one-permutation signatures, datasketch's SHA-1 token hashes and both of its permutation
-// schemes) added 7.3 KB more: 112.8 KB together, so the budget is 114 KB.
+// schemes) added 7.3 KB more: 112.8 KB together, so the budget was 114 KB. Sharing a parts
+// search among workers by cost (a worker buckets only the parts it has a share of) took
+// 116,464 bytes to 117,389 with its helpers out of line: the budget is 115 KB.
 
 import { statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
 
-it('keeps dist/simhash.wasm under 114 KB', () => {
+it('keeps dist/simhash.wasm under 115 KB', () => {
   const bytes = statSync(fileURLToPath(new URL('../dist/simhash.wasm', import.meta.url))).size;
   expect(bytes).toBeGreaterThan(1000);
-  expect(bytes).toBeLessThan(114 * 1024);
+  expect(bytes).toBeLessThan(115 * 1024);
 });

@@ -8,7 +8,7 @@
 
 import { PARTS_CODE } from '../shared/filter.js';
 import { permutationLayout } from '../shared/layout.js';
-import { partKeyBits } from '../shared/plan.js';
+import { ballVolume, partKeyBits } from '../shared/plan.js';
 import { KeySorter } from './radix-sort.js';
 import { computeKeys, keyLowOf, tableWords } from './tables.js';
 import { Ball, filterUnits, partUnits, type Unit } from './units.js';
@@ -54,7 +54,7 @@ export interface RunVisitor {
  * code `filter` (see `filter.ts`) that `slice` owns: with 0, one run of everything, in position
  * order (slice 0's); with blocks, the runs of equal keys of each table, owned by the low
  * {@link SHARE_BITS} bits of their key; with parts, the buckets of each part and the pairs of
- * buckets from them, owned by the bucket.
+ * buckets from them, owned by the lower bucket, shared out by {@link partShares}.
  * Over the whole search, every pair within `distance` bits is visited at least once.
  */
 export function scanRuns(words: Uint32Array, distance: number, filter: number, slice: WorkSlice, visit: RunVisitor): void {
@@ -107,15 +107,6 @@ export function scanRuns(words: Uint32Array, distance: number, filter: number, s
   }
 }
 
-/**
- * A bucket's share key for `sliceOwns`: its key times an odd constant, modulo 2^bits. A bucket
- * pairs with the buckets above it only, so low buckets do more work than high ones; scattering
- * gives each slice a fair mix of both.
- */
-function scatter(bucket: number, bits: number): number {
-  return (Math.imul(bucket, 0x9e3779b1) >>> 0) % 2 ** bits;
-}
-
 /** Bits of a table's key that decide which slice owns its run. */
 const SHARE_BITS = 16;
 
@@ -135,7 +126,7 @@ function fill(run: RunBuffer, words: Uint32Array, order: Uint32Array, start: num
  * For each searched part: counts the fingerprints into buckets by the low
  * {@link partKeyBits} bits of the part, then visits every bucket and every pair of buckets
  * whose keys lie within the part's radius (each pair once, from the lower key): those buckets
- * `slice` owns.
+ * `slice` owns (see {@link partShares}).
  */
 function joinParts(words: Uint32Array, units: Unit[], slice: WorkSlice, visit: RunVisitor): void {
   const n = words.length / 2;
@@ -144,10 +135,13 @@ function joinParts(words: Uint32Array, units: Unit[], slice: WorkSlice, visit: R
   const ball = new Ball();
   const keys = new Uint32Array(n);
   const order = new Uint32Array(n);
+  const shares = partShares(units, n, slice);
   for (let u = 0; u < units.length; u++) {
     const unit = units[u]!;
-    if (unit.radius < 0) continue;
-    const bits = partKeyBits(unit.keyBits, n);
+    const share = shares[u]!;
+    // A part with no share of this slice is not even bucketed.
+    if (unit.radius < 0 || share === null) continue;
+    const bits = share.bits;
     const mask = 2 ** bits - 1;
     // `ends[b]`: the end of bucket b once the members are placed.
     const ends = new Uint32Array(mask + 2);
@@ -162,7 +156,7 @@ function joinParts(words: Uint32Array, units: Unit[], slice: WorkSlice, visit: R
     for (let bucket = 0; bucket <= mask; bucket++) {
       const end = ends[bucket]!;
       if (end === start) continue;
-      if (!sliceOwns(slice, scatter(bucket, bits), bits)) {
+      if (!partShareOwns(share, bucket)) {
         start = end;
         continue;
       }
@@ -181,4 +175,72 @@ function joinParts(words: Uint32Array, units: Unit[], slice: WorkSlice, visit: R
       start = end;
     }
   }
+}
+
+/**
+ * The buckets of one part that a slice visits: those of the groups of `2^groupBits`
+ * consecutive keys whose scattered index lies in `from..to`.
+ */
+interface PartShare {
+  readonly bits: number;
+  readonly groupBits: number;
+  readonly from: number;
+  readonly to: number;
+}
+
+/**
+ * How the parts of a search are shared among the slices, as the Rust core's `PartShares`
+ * does: the parts' estimated costs laid end to end and cut into `slice.count` equal lengths,
+ * so that a slice buckets and probes only the parts it has a share of; within a part, groups
+ * of up to 64 consecutive buckets (at least 1024 groups) scattered over the shares. `null`:
+ * no share of that part.
+ */
+function partShares(units: readonly Unit[], n: number, slice: WorkSlice): (PartShare | null)[] {
+  const costs = partCosts(units, n);
+  const total = costs.reduce((sum, cost) => sum + cost, 0);
+  // The costs sum to less than 2^30 and slice numbers reach 2^32: products need BigInt.
+  const cut = (index: number): number => Number((BigInt(total) * BigInt(index)) / BigInt(slice.count));
+  const from = cut(slice.index);
+  const to = cut(slice.index + 1);
+  let start = 0;
+  return units.map((unit, u) => {
+    const cost = costs[u]!;
+    const partFrom = Math.min(Math.max(from, start), start + cost) - start;
+    const partTo = Math.min(Math.max(to, start), start + cost) - start;
+    start += cost;
+    if (partFrom === partTo) return null;
+    const bits = partKeyBits(unit.keyBits, n);
+    const groupBits = Math.min(6, Math.max(0, bits - 10));
+    const groups = 2 ** (bits - groupBits);
+    // Group g (scattered) is owned when g · cost / groups lies in partFrom..partTo.
+    const first = (at: number): number => Math.floor((at * groups + cost - 1) / cost);
+    return { bits, groupBits, from: first(partFrom), to: first(partTo) };
+  });
+}
+
+/**
+ * Each part's cost relative to the others of its layout: bucketing the fingerprints, then per
+ * bucket the probes of its ball, each checking the pairs of two buckets (half the ball: a pair
+ * of buckets is visited from the lower one); 0 for parts never searched, else at least 1.
+ * Scaled to at most 2^24 each, as the Rust core's `part_costs`.
+ */
+function partCosts(units: readonly Unit[], n: number): number[] {
+  const exact = units.map((unit) => {
+    if (unit.radius < 0) return 0n;
+    const bits = partKeyBits(unit.keyBits, n);
+    return 4n + (BigInt(ballVolume(bits, unit.radius)) * BigInt(Math.floor(n / 2 ** bits) + 1)) / 2n;
+  });
+  const largest = exact.reduce((max, cost) => (cost > max ? cost : max), 0n);
+  const shift = BigInt(Math.max(0, largest.toString(2).length - 24));
+  return exact.map((cost) => (cost === 0n ? 0 : Math.max(1, Number(cost >> shift))));
+}
+
+/**
+ * Whether `share` owns `bucket`. Groups are scattered (times an odd constant, modulo the
+ * number of groups) because a bucket pairs with the buckets above it only, so low buckets do
+ * more work than high ones.
+ */
+function partShareOwns(share: PartShare, bucket: number): boolean {
+  const scattered = (Math.imul(bucket >>> share.groupBits, 0x9e3779b1) >>> 0) % 2 ** (share.bits - share.groupBits);
+  return share.from <= scattered && scattered < share.to;
 }

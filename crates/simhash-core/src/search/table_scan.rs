@@ -70,18 +70,19 @@ fn join_parts(fingerprints: &[u64], layout: &PartLayout, slice: Slice, visitor: 
     let mut bucketed = Bucketed::default();
     for part in 0..layout.len() {
         let unit = Unit::Part { layout, part, slack: layout.slack() };
-        let radius = match unit.radius() {
-            Some(radius) => radius,
-            None => continue,
+        // A part with no share of this slice is not even bucketed.
+        let (radius, share) = match (unit.radius(), part_share(layout, n, slice, part)) {
+            (Some(radius), Some(share)) => (radius, share),
+            _ => continue,
         };
-        let bits = key_bits(layout.parts()[part].width, n);
+        let bits = share.bits;
         bucketed.fill(fingerprints, |value| layout.key(part, value), bits)?;
         let starts = &bucketed.starts;
         let members = &bucketed.members;
         let mut start = 0;
         for bucket in 0..1usize << bits {
             let end = starts[bucket] as usize;
-            if end == start || !owns_bucket(slice, bucket, bits) {
+            if end == start || !share.owns(bucket) {
                 start = end;
                 continue;
             }
@@ -108,22 +109,96 @@ fn join_parts(fingerprints: &[u64], layout: &PartLayout, slice: Slice, visitor: 
     Ok(())
 }
 
-/// Whether `slice` visits `bucket` (of `2^bits`) and its pairs with the buckets above it.
-///
-/// Buckets are dealt in groups of up to 64 consecutive keys (keeping at least 1024 groups), the
-/// groups scattered over the slices. Scattered, because a bucket pairs with the buckets above
-/// it only, so low buckets do more work than high ones: contiguous ranges gave one of two
-/// slices 1.3× the other's work at distance 10. In groups, because neighbouring buckets probe
-/// neighbouring buckets (the radius's masks in the low bits): a slice that owns the whole group
-/// reads those once. Dealt one by one, each of two slices of a 1M search at distance 10 missed
-/// the 1 MiB cache on 74 % of the whole search's reads; in groups of 64, on 62 %, with the
-/// same instructions per slice (cachegrind).
-#[inline]
-fn owns_bucket(slice: Slice, bucket: usize, bits: u32) -> bool {
+/// The buckets of one part that a slice visits (with their pairs with the buckets above them).
+#[derive(Clone, Copy, Debug)]
+struct PartShare {
+    /// The part's buckets are `0..2^bits`.
+    bits: u32,
+    /// Buckets are dealt in groups of `2^group_bits` consecutive keys.
+    group_bits: u32,
+    /// The slice owns the groups whose scattered index lies in `from..to`.
+    from: u64,
+    to: u64,
+}
+
+impl PartShare {
+    #[inline]
+    fn owns(self, bucket: usize) -> bool {
+        let groups_bits = self.bits - self.group_bits;
+        let group = (bucket >> self.group_bits) as u32;
+        // Times an odd constant, modulo 2^groups_bits: a bijection that deals low and high
+        // groups to every share alike. A bucket pairs with the buckets above it only, so low
+        // buckets do more work than high ones (contiguous ranges of buckets gave one of two
+        // slices 1.3× the other's work at distance 10).
+        let scattered = u64::from(group.wrapping_mul(0x9E37_79B1)) & (u64::MAX >> (64 - groups_bits));
+        self.from <= scattered && scattered < self.to
+    }
+}
+
+/// `slice`'s share of `part`, or `None` when it has none. The parts' estimated costs are laid
+/// end to end and cut into `slice.count()` equal lengths, so that a slice searches a few whole parts and a
+/// fraction of one or two, rather than a fraction of every part. A slice then buckets only the
+/// parts it has a share of (two slices of a 4-part search bucket two or three parts each, not
+/// four; sixteen bucket one or two), and its probes stay among those parts' buckets, which
+/// halves the memory each of two slices reads. Within a part, buckets are dealt in groups of
+/// up to 64 consecutive keys (keeping at least 1024 groups): neighbouring buckets probe
+/// neighbouring buckets, and a slice that owns the whole group reads them once.
+// Out of line, and without vectors of costs: it runs once per part, and inlined or vectorised
+// copies cost .wasm size.
+#[inline(never)]
+fn part_share(layout: &PartLayout, n: usize, slice: Slice, part: usize) -> Option<PartShare> {
+    // Costs scaled to at most 2^24 each (at least 1 unless 0), so that the sum of at most 64
+    // stays below 2^30 and the products below stay below 2^63.
+    let largest = (0..layout.len()).map(|p| part_cost(layout, p, n)).max().unwrap_or(0);
+    let shift = (64 - largest.leading_zeros()).saturating_sub(24);
+    let scaled = |p: usize| match part_cost(layout, p, n) {
+        0 => 0,
+        cost => (cost >> shift).max(1),
+    };
+    let (mut start, mut total) = (0u64, 0u64);
+    for p in 0..layout.len() {
+        let cost = scaled(p);
+        if p < part {
+            start += cost;
+        }
+        total += cost;
+    }
+    let cost = scaled(part);
+    // The slice's stretch of the line of costs: its ends are its neighbours' ends, so the
+    // stretches of slices `0..count` cover the line once.
+    let count = u64::from(slice.count());
+    let cut = |index: u64| total * index / count;
+    let within = |at: u64| at.max(start).min(start + cost) - start;
+    let (part_from, part_to) = (within(cut(u64::from(slice.index()))), within(cut(u64::from(slice.index()) + 1)));
+    if part_from == part_to {
+        return None;
+    }
+    let bits = key_bits(layout.parts()[part].width, n);
     let group_bits = bits.saturating_sub(10).min(6);
-    let groups_bits = bits - group_bits;
-    let group = (bucket >> group_bits) as u32;
-    slice.owns(u64::from(group.wrapping_mul(0x9E37_79B1)) & (u64::MAX >> (64 - groups_bits)), groups_bits)
+    let groups = 1u64 << (bits - group_bits);
+    // Group g (scattered) is owned when g · cost / groups lies in part_from..part_to.
+    let first = |at: u64| (at * groups + cost - 1) / cost;
+    Some(PartShare { bits, group_bits, from: first(part_from), to: first(part_to) })
+}
+
+/// A part's cost, relative to the others of its layout: bucketing the fingerprints, then for
+/// each bucket, the probes of its ball, each checking the pairs of two buckets (half the ball:
+/// a pair of buckets is visited from the lower one). Parts without a radius cost nothing.
+#[inline(never)]
+fn part_cost(layout: &PartLayout, part: usize, n: usize) -> u64 {
+    const BUCKETING: u64 = 4;
+    let radius = match (Unit::Part { layout, part, slack: layout.slack() }).radius() {
+        Some(radius) => radius,
+        None => return 0,
+    };
+    let bits = key_bits(layout.parts()[part].width, n);
+    // Keys within the radius: the sum of C(bits, r), exact in u64 for bits <= 24.
+    let (mut ball, mut choose) = (1u64, 1u64);
+    for r in 1..=u64::from(radius.min(bits)) {
+        choose = choose * (u64::from(bits) - r + 1) / r;
+        ball += choose;
+    }
+    BUCKETING.saturating_add(ball.saturating_mul((n >> bits) as u64 + 1) / 2)
 }
 
 /// Bits that hold any position below `n` (at least 1, at most 32 for `n <= 2^32`).
@@ -327,33 +402,62 @@ fn visit_runs(
 mod tests {
     use super::*;
 
+    fn layouts() -> Vec<PartLayout> {
+        [(4, 10), (6, 10), (3, 7), (5, 3), (11, 10)].iter().map(|&(parts, distance)| PartLayout::new(parts, distance).unwrap()).collect()
+    }
+
     #[test]
-    fn every_bucket_has_one_owner() {
-        for bits in [1u32, 5, 10, 11, 16, 20] {
-            for count in [1u32, 2, 3, 7] {
-                let slices: Vec<Slice> = (0..count).map(|i| Slice::new(i, count).unwrap()).collect();
-                for bucket in (0..1usize << bits).step_by(((1usize << bits) / 8192).max(1)) {
-                    let owners = slices.iter().filter(|&&slice| owns_bucket(slice, bucket, bits)).count();
-                    assert_eq!(owners, 1, "bucket {} of 2^{}, {} slices", bucket, bits, count);
+    fn every_bucket_of_every_searched_part_has_one_owner() {
+        for layout in layouts() {
+            for n in [2usize, 1000, 1 << 20] {
+                for count in [1u32, 2, 3, 7, 16, 100] {
+                    let slices: Vec<Slice> = (0..count).map(|i| Slice::new(i, count).unwrap()).collect();
+                    for part in 0..layout.len() {
+                        let searched = Unit::Part { layout: &layout, part, slack: layout.slack() }.radius().is_some();
+                        let bits = key_bits(layout.parts()[part].width, n);
+                        for bucket in (0..1usize << bits).step_by(((1usize << bits) / 8192).max(1)) {
+                            let owners = slices.iter().filter(|&&slice| part_share(&layout, n, slice, part).map_or(false, |share| share.owns(bucket))).count();
+                            assert_eq!(owners, usize::from(searched), "{:?} n {} part {} bucket {} of {} slices", layout.parts().len(), n, part, bucket, count);
+                        }
+                    }
                 }
             }
         }
     }
 
-    /// The work of a bucket grows with the zero bits its probes can set (it pairs only with
-    /// buckets above it); dealt in groups, the slices still get even shares of it.
+    /// The work of a bucket of m members is its m²/2 pairs, then m² more for each bucket above
+    /// it within the radius (a bucket with more zero bits has more); a slice also buckets every
+    /// part it has a share of. The slices' sums of that work stay within a few percent.
     #[test]
-    fn slices_get_even_shares_of_the_pairing_work() {
-        let bits = 16;
-        for count in [2u32, 3, 4] {
-            let mut work = vec![0u64; count as usize];
-            for bucket in 0..1usize << bits {
-                let above: u64 = (0..bits).filter(|&b| bucket & (1 << b) == 0).map(|b| 1u64 << b.min(12)).sum();
-                let owner = (0..count).find(|&i| owns_bucket(Slice::new(i, count).unwrap(), bucket, bits)).unwrap();
-                work[owner as usize] += above;
+    fn slices_get_even_shares_of_the_work() {
+        let n = 1usize << 20;
+        for layout in [PartLayout::new(4, 10).unwrap(), PartLayout::new(6, 10).unwrap()] {
+            for count in [2u32, 3, 4, 8] {
+                let mut work = vec![0u64; count as usize];
+                for part in 0..layout.len() {
+                    let radius = match (Unit::Part { layout: &layout, part, slack: layout.slack() }).radius() {
+                        Some(radius) => radius,
+                        None => continue,
+                    };
+                    let bits = key_bits(layout.parts()[part].width, n);
+                    let masks: Vec<u64> = Ball::new(bits, radius).skip(1).collect();
+                    let per_bucket = (n >> bits) as u64 + 1;
+                    for slice in 0..count {
+                        let share = match part_share(&layout, n, Slice::new(slice, count).unwrap(), part) {
+                            Some(share) => share,
+                            None => continue,
+                        };
+                        work[slice as usize] += 4 * (n as u64);
+                        for bucket in (0..1usize << bits).filter(|&b| share.owns(b)) {
+                            let above = masks.iter().filter(|&&m| bucket ^ m as usize > bucket).count() as u64;
+                            // Pairs within the bucket, then with each bucket above it.
+                            work[slice as usize] += per_bucket * per_bucket / 2 + above * per_bucket * per_bucket;
+                        }
+                    }
+                }
+                let (low, high) = (*work.iter().min().unwrap(), *work.iter().max().unwrap());
+                assert!(high - low <= high / 20, "{} parts, {} slices: {:?}", layout.len(), count, work);
             }
-            let (low, high) = (*work.iter().min().unwrap(), *work.iter().max().unwrap());
-            assert!(high - low <= high / 50, "{} slices: {:?}", count, work);
         }
     }
 }
