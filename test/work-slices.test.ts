@@ -150,6 +150,34 @@ for (const [name, api] of ENTRIES) {
       }
     });
 
+    it('split the work of a parts search: each of two slices finds some pairs, none finds all', () => {
+      const rng = new oracle.SplitMix64(1307n);
+      const values = BigUint64Array.from(families(rng, 300, 10));
+      const whole = api.findAllSlice(values, { distance: 10, parts: 4 }, { index: 0, count: 1 }).left.length;
+      for (let index = 0; index < 2; index++) {
+        const found = api.findAllSlice(values, { distance: 10, parts: 4 }, { index, count: 2 }).left.length;
+        expect(found).toBeGreaterThan(0);
+        expect(found).toBeLessThan(whole);
+      }
+    });
+
+    it('parts searches of thousands of fingerprints (buckets dealt in groups): the slices make the whole', () => {
+      const rng = new oracle.SplitMix64(1311n);
+      const values: bigint[] = Array.from({ length: 4500 }, () => rng.next());
+      for (let i = 0; i < 300; i++) values.push(oracle.flipBits(values[rng.below(values.length)]!, rng.below(12), rng));
+      const input = BigUint64Array.from(values);
+      for (const [parts, distance] of [[4, 10], [6, 10], [3, 5]] as const) {
+        const options = { distance, parts };
+        const whole = api.findAllSlice(input, options, { index: 0, count: 1 });
+        const wholeLabels = api.findClustersSlice(input, options, { index: 0, count: 1 });
+        for (const count of [2, 3, 16]) {
+          const slices = Array.from({ length: count }, (_, index) => ({ index, count }));
+          expect(plainPairs(mergeSlicePairs(slices.map((slice) => api.findAllSlice(input, options, slice))))).toEqual(plainPairs(whole));
+          expect(joinSliceLabels(slices.map((slice) => api.findClustersSlice(input, options, slice)))).toEqual(wholeLabels);
+        }
+      }
+    });
+
     it('refuses a slice whose index is not below its count', () => {
       const values = [1n, 2n];
       for (const slice of [{ index: 1, count: 1 }, { index: 0, count: 0 }, { index: -1, count: 2 }, { index: 0.5, count: 2 }]) {

@@ -189,11 +189,11 @@ interface PartShare {
 }
 
 /**
- * How the parts of a search are shared among the slices, as the Rust core's `PartShares`
+ * How the parts of a search are shared among the slices, as the Rust core's `part_share`
  * does: the parts' estimated costs laid end to end and cut into `slice.count` equal lengths,
  * so that a slice buckets and probes only the parts it has a share of; within a part, groups
- * of up to 64 consecutive buckets (at least 1024 groups) scattered over the shares. `null`:
- * no share of that part.
+ * of up to 64 consecutive buckets (at least min(1024, 2^bits) groups) scattered over the
+ * shares. `null`: the slice owns no bucket of that part.
  */
 function partShares(units: readonly Unit[], n: number, slice: WorkSlice): (PartShare | null)[] {
   const costs = partCosts(units, n);
@@ -214,7 +214,9 @@ function partShares(units: readonly Unit[], n: number, slice: WorkSlice): (PartS
     const groups = 2 ** (bits - groupBits);
     // Group g (scattered) is owned when g · cost / groups lies in partFrom..partTo.
     const first = (at: number): number => Math.floor((at * groups + cost - 1) / cost);
-    return { bits, groupBits, from: first(partFrom), to: first(partTo) };
+    const owned = { from: first(partFrom), to: first(partTo) };
+    // A stretch shorter than a group may own none: such a slice need not bucket the part.
+    return owned.from === owned.to ? null : { bits, groupBits, ...owned };
   });
 }
 
@@ -222,7 +224,7 @@ function partShares(units: readonly Unit[], n: number, slice: WorkSlice): (PartS
  * Each part's cost relative to the others of its layout: bucketing the fingerprints, then per
  * bucket the probes of its ball, each checking the pairs of two buckets (half the ball: a pair
  * of buckets is visited from the lower one); 0 for parts never searched, else at least 1.
- * Scaled to at most 2^24 each, as the Rust core's `part_costs`.
+ * Scaled to at most 2^24 each, as the Rust core's `part_cost` and `part_share` do.
  */
 function partCosts(units: readonly Unit[], n: number): number[] {
   const exact = units.map((unit) => {

@@ -8,14 +8,14 @@ import type { PairResult } from './types.js';
 import { flattenToRoots, union } from './union-find.js';
 
 /**
- * A share of a batch search: within every filter unit (a permuted table, or a part), the runs
- * whose key falls in the slice's range of keys. Keys are split into `count` ranges of nearly
- * equal width by some of their bits that every member of a run shares (which bits is each
- * entry's own choice); the direct search is a single run, which slice 0 takes. A pair is
- * reported only by the first unit in which it collides, and there by one run (for parts, by the
- * lower of two buckets), so the slices `0..count` of one search report disjoint sets of pairs
- * whose union is the whole result, for any `count`; and each slice does about `1/count` of the
- * work of every unit, however many units there are and whatever they cost.
+ * A share of a batch search. For permuted tables: within every table, the runs whose key falls
+ * in the slice's range of keys (keys split into `count` ranges of nearly equal width by some of
+ * their bits that every member of a run shares; which bits is each entry's own choice), so each
+ * slice does about `1/count` of every table. For parts: a stretch of the parts' estimated
+ * costs, a few whole parts and fractions of one or two. The direct search is a single run,
+ * which slice 0 takes. A pair is reported only by the first unit in which it collides, and
+ * there by one run (for parts, by the lower of two buckets), so the slices `0..count` of one
+ * search report disjoint sets of pairs whose union is the whole result, for any `count`.
  */
 export interface WorkSlice {
   /** Which slice: an integer in `0..count-1`. */

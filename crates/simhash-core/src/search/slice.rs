@@ -2,17 +2,18 @@
 
 use crate::Error;
 
-/// A share of the work of a batch search: within every filter unit (a permuted table, or a
-/// part), the runs whose key falls in the share's range of keys.
+/// A share of the work of a batch search.
 ///
-/// Keys are split into `count` ranges of nearly equal width by their top bits, the same in every
-/// unit; a slice takes range `index`. A run (fingerprints with one key) lies in one range, and
-/// a pair is reported only by the first unit in which it collides, within it by one run (or, for
-/// parts, by the lower of two buckets), so the slices `0..count` of one search together report
-/// each pair exactly once. Each slice does about `1/count` of the sorting and visiting of every
-/// unit, whatever the number of units (a slice of the tables would leave workers idle when the
-/// units are fewer than the workers or unequal in cost). The direct strategy has a single run:
-/// slice 0 takes it.
+/// For permuted tables: within every table, the runs whose key falls in the share's range of
+/// keys. Keys are split into `count` ranges of nearly equal width by their top bits, the same in
+/// every table; a slice takes range `index`, so each slice does about `1/count` of the sorting
+/// and visiting of every table, whatever the number of tables (a slice of the tables would
+/// leave workers idle when the tables are fewer than the workers or unequal in cost). For
+/// parts: a stretch of the parts' estimated costs, so a few whole parts and fractions of one or
+/// two (see `part_share` in `table_scan`). A run (fingerprints with one key) lies in one share,
+/// and a pair is reported only by the first unit in which it collides, within it by one run
+/// (or, for parts, by the lower of two buckets), so the slices `0..count` of one search together
+/// report each pair exactly once. The direct strategy has a single run: slice 0 takes it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Slice {
     index: u32,

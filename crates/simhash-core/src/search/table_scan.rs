@@ -122,6 +122,8 @@ struct PartShare {
 }
 
 impl PartShare {
+    /// Whether the slice visits `bucket` (`bucket < 2^bits`) and its pairs with the buckets
+    /// above it.
     #[inline]
     fn owns(self, bucket: usize) -> bool {
         let groups_bits = self.bits - self.group_bits;
@@ -135,14 +137,16 @@ impl PartShare {
     }
 }
 
-/// `slice`'s share of `part`, or `None` when it has none. The parts' estimated costs are laid
-/// end to end and cut into `slice.count()` equal lengths, so that a slice searches a few whole parts and a
-/// fraction of one or two, rather than a fraction of every part. A slice then buckets only the
-/// parts it has a share of (two slices of a 4-part search bucket two or three parts each, not
-/// four; sixteen bucket one or two), and its probes stay among those parts' buckets, which
-/// halves the memory each of two slices reads. Within a part, buckets are dealt in groups of
-/// up to 64 consecutive keys (keeping at least 1024 groups): neighbouring buckets probe
-/// neighbouring buckets, and a slice that owns the whole group reads them once.
+/// `slice`'s share of `part`, or `None` when it owns none of its buckets. The parts' estimated
+/// costs are laid end to end and cut into `slice.count()` equal lengths, so that a slice
+/// searches a few whole parts and a fraction of one or two, rather than a fraction of every
+/// part. A slice then buckets only the parts it has a share of (at d=10 with 4 parts, each of
+/// two slices buckets two or three parts, not four; each of sixteen one or two), and its probes
+/// stay among those parts' buckets, which halves the memory each of two slices reads. A part
+/// shared by several slices is still bucketed by each of them. Within a part, buckets are
+/// dealt in groups of up to 64 consecutive keys (keeping at least min(1024, 2^bits) groups):
+/// neighbouring buckets probe neighbouring buckets, and a slice that owns the whole group
+/// reads them once.
 // Out of line, and without vectors of costs: it runs once per part, and inlined or vectorised
 // copies cost .wasm size.
 #[inline(never)]
@@ -178,7 +182,12 @@ fn part_share(layout: &PartLayout, n: usize, slice: Slice, part: usize) -> Optio
     let groups = 1u64 << (bits - group_bits);
     // Group g (scattered) is owned when g · cost / groups lies in part_from..part_to.
     let first = |at: u64| (at * groups + cost - 1) / cost;
-    Some(PartShare { bits, group_bits, from: first(part_from), to: first(part_to) })
+    let (from, to) = (first(part_from), first(part_to));
+    // A stretch shorter than a group may own none: such a slice need not bucket the part.
+    if from == to {
+        return None;
+    }
+    Some(PartShare { bits, group_bits, from, to })
 }
 
 /// A part's cost, relative to the others of its layout: bucketing the fingerprints, then for
@@ -186,6 +195,8 @@ fn part_share(layout: &PartLayout, n: usize, slice: Slice, part: usize) -> Optio
 /// a pair of buckets is visited from the lower one). Parts without a radius cost nothing.
 #[inline(never)]
 fn part_cost(layout: &PartLayout, part: usize, n: usize) -> u64 {
+    // Bucketing one fingerprint (two passes and a scattered write) counted as four pair checks:
+    // an estimate, not fitted; it matters only when a part's probes are few.
     const BUCKETING: u64 = 4;
     let radius = match (Unit::Part { layout, part, slack: layout.slack() }).radius() {
         Some(radius) => radius,
@@ -415,10 +426,38 @@ mod tests {
                     for part in 0..layout.len() {
                         let searched = Unit::Part { layout: &layout, part, slack: layout.slack() }.radius().is_some();
                         let bits = key_bits(layout.parts()[part].width, n);
-                        for bucket in (0..1usize << bits).step_by(((1usize << bits) / 8192).max(1)) {
+                        // An odd step: odd groups are sampled too.
+                        for bucket in (0..1usize << bits).step_by(((1usize << bits) / 8192) | 1) {
                             let owners = slices.iter().filter(|&&slice| part_share(&layout, n, slice, part).map_or(false, |share| share.owns(bucket))).count();
                             assert_eq!(owners, usize::from(searched), "{:?} n {} part {} bucket {} of {} slices", layout.parts().len(), n, part, bucket, count);
                         }
+                    }
+                }
+            }
+        }
+    }
+
+    /// In slice order, the shares of each searched part's groups start where the previous one
+    /// ended, from the first group to the last: every group has one owner, for any count, with
+    /// costs that need scaling (2^40 fingerprints) and 64 parts.
+    #[test]
+    fn slices_tile_the_groups_of_every_searched_part() {
+        for (parts, distance) in [(4, 10), (6, 10), (3, 7), (5, 3), (11, 10), (64, 10), (64, 63)] {
+            let layout = PartLayout::new(parts, distance).unwrap();
+            for n in [2usize, 1000, 1 << 20, (1u64 << 40) as usize] {
+                for count in [1u32, 2, 3, 7, 16, 100, 5000].iter().copied().filter(|&c| c <= 100 || parts <= 11) {
+                    for part in 0..layout.len() {
+                        let searched = (Unit::Part { layout: &layout, part, slack: layout.slack() }).radius().is_some();
+                        let bits = key_bits(layout.parts()[part].width, n);
+                        let groups = 1u64 << (bits - bits.saturating_sub(10).min(6));
+                        let mut next = 0;
+                        for index in 0..count {
+                            if let Some(share) = part_share(&layout, n, Slice::new(index, count).unwrap(), part) {
+                                assert!(searched && share.from == next && share.to > share.from, "{} parts n {} count {}", parts, n, count);
+                                next = share.to;
+                            }
+                        }
+                        assert_eq!(next, if searched { groups } else { 0 }, "{} parts n {} count {} part {}", parts, n, count, part);
                     }
                 }
             }
