@@ -113,7 +113,8 @@ export async function createPool(options: PoolOptions = {}): Promise<Pool> {
     }
     threads = opts.threads;
   }
-  return new Pool(await WorkerSet.start(threads), Math.min(threads, cores), PoolToken);
+  const lanes = Math.min(threads, cores);
+  return new Pool(await WorkerSet.start(threads, lanes), lanes, PoolToken);
 }
 
 /** The workers of each pool, for the tests that make them fail; not exported by the entry. */
