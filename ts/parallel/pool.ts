@@ -113,8 +113,7 @@ export async function createPool(options: PoolOptions = {}): Promise<Pool> {
     }
     threads = opts.threads;
   }
-  const lanes = Math.min(threads, cores);
-  return new Pool(await WorkerSet.start(threads, lanes), lanes, PoolToken);
+  return new Pool(await WorkerSet.start(threads, Math.min(threads, cores)), PoolToken);
 }
 
 /** The workers of each pool, for the tests that make them fail; not exported by the entry. */
@@ -139,21 +138,14 @@ const PoolToken: unique symbol = Symbol('Pool');
  */
 export class Pool {
   readonly #workers: WorkerSet;
-  /**
-   * Workers one call keeps busy at once: no more than the cores, since more would only share
-   * them (and a search split further repeats the per-slice work). Extra workers still hold
-   * shards of a sharded index, which is what they are for.
-   */
-  readonly #lanes: number;
   /** Whether inputs are put in memory shared with the workers rather than copied to each. */
   readonly #shared = canShareMemory();
   #nextIndex = 1;
 
   /** @internal Use {@link createPool}. */
-  constructor(workers: WorkerSet, lanes: number, token: typeof PoolToken) {
+  constructor(workers: WorkerSet, token: typeof PoolToken) {
     if (token !== PoolToken) throw new TypeError('use createPool() to make a Pool');
     this.#workers = workers;
-    this.#lanes = lanes;
     workersOfPool.set(this, workers);
   }
 
@@ -203,7 +195,7 @@ export class Pool {
     resolveTextOptions(options);
     const source = checkTexts(texts, true);
     const pending: Promise<BigUint64Array>[] = [];
-    const limit = 2 * this.#lanes + 1;
+    const limit = 2 * this.#workers.lanes + 1;
     const submit = (batch: string[]): void => {
       const texts = packTexts(batch);
       const transfer = [texts.ascii.buffer, texts.ends.buffer, texts.stringAt.buffer] as ArrayBuffer[];
@@ -267,7 +259,7 @@ export class Pool {
     resolveTextOptions(textOptions);
     const source = checkChunks(chunks);
     const pending: Promise<JsonLinesBlock & { bytes: number }>[] = [];
-    const limit = 2 * this.#lanes + 1;
+    const limit = 2 * this.#workers.lanes + 1;
     let lineBase = 0;
     /** Numbers the block's lines over the whole input. */
     const settle = (block: JsonLinesBlock & { bytes: number }): JsonLinesBatch => {
@@ -399,7 +391,7 @@ export class Pool {
    * (filter 0, chosen only for small inputs) is a single run, for one worker.
    */
   #slices(filter: number): { index: number; count: number }[] {
-    const count = filter === 0 ? 1 : this.#lanes;
+    const count = filter === 0 ? 1 : this.#workers.lanes;
     return Array.from({ length: count }, (_, index) => ({ index, count }));
   }
 

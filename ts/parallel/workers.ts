@@ -56,11 +56,6 @@ export function rebuildError(data: ErrorData): Error {
 export class WorkerSet {
   readonly #slots: Slot[];
   readonly #queue: Task[] = [];
-  /**
-   * Workers that take requests for any worker: the first `lanes` still in service. A pool with
-   * more workers than cores keeps the rest for the shards they hold: spreading a stream of
-   * chunks over them too would only share the same cores among more threads.
-   */
   readonly #lanes: number;
   /** The module every worker instantiates, replacements included. */
   readonly #module: CompiledModule;
@@ -74,12 +69,12 @@ export class WorkerSet {
   }
 
   /**
-   * Starts `size` workers, of which the first `lanes` (default: all) take requests for any
+   * Starts `size` workers, of which the first `lanes` take requests for any
    * worker; resolves once all are ready.
    *
    * @throws when there is no module to give them (see {@link poolModule}) or a worker fails to start.
    */
-  static async start(size: number, lanes = size): Promise<WorkerSet> {
+  static async start(size: number, lanes: number): Promise<WorkerSet> {
     const set = new WorkerSet(size, lanes, await poolModule());
     try {
       await Promise.all(set.#slots.map((_, s) => set.#startSlot(s)));
@@ -93,6 +88,16 @@ export class WorkerSet {
   /** Number of workers. */
   get size(): number {
     return this.#slots.length;
+  }
+
+  /**
+   * Workers one call keeps busy at once, and that take requests for any worker (the first
+   * `lanes` still in service): no more than the cores, since more would only share them (and
+   * a search split further repeats the per-slice work). The other workers hold the shards of
+   * sharded indexes, which is what they are for.
+   */
+  get lanes(): number {
+    return this.#lanes;
   }
 
   /** @internal Requests worker `slot` holds now, for the tests of how requests are dealt. */
@@ -184,15 +189,15 @@ export class WorkerSet {
   }
 
   #pump(): void {
-    const takesAny = this.#lanesInService();
     // Breadth first: every worker gets one request before any gets a second, so the slices of
     // one call (queued together) land on different workers and run at once.
     for (let depth = 1; depth <= IN_FLIGHT; depth++) {
-      for (let s = 0; s < this.#slots.length; s++) {
-        const slot = this.#slots[s]!;
+      let inService = 0;
+      for (const slot of this.#slots) {
+        const takesAny = slot.broken === null && inService++ < this.#lanes;
         const endpoint = slot.endpoint;
         if (endpoint === null || slot.inFlight.size >= depth) continue;
-        const task = slot.queue.shift() ?? (takesAny[s] ? this.#queue.shift() : undefined);
+        const task = slot.queue.shift() ?? (takesAny ? this.#queue.shift() : undefined);
         if (task === undefined) continue;
         const call = this.#nextCall++;
         if (slot.inFlight.size === 0) endpoint.hold(true);
@@ -208,12 +213,6 @@ export class WorkerSet {
     for (const slot of this.#slots) {
       if (slot.broken !== null) for (const task of slot.queue.splice(0)) task.reject(workerFailed(task.operation, slot.broken));
     }
-  }
-
-  /** Per slot, whether it takes requests for any worker: the first `lanes` not broken. */
-  #lanesInService(): boolean[] {
-    let taken = 0;
-    return this.#slots.map((slot) => slot.broken === null && taken++ < this.#lanes);
   }
 }
 
