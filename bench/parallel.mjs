@@ -170,8 +170,8 @@ async function controlPair(setup) {
 
 /**
  * Times the synchronous call, the pool of each size and the capacity control in interleaved
- * rounds, so that a change in the machine's speed (this VM's vary by ±25 % from minute to
- * minute) falls on every configuration alike. Each speedup is reported twice: the ratio of the
+ * rounds, in an order rotated from round to round, so that a change in the machine's speed
+ * (this VM's vary by ±25 % from minute to minute) falls on every configuration alike. Each speedup is reported twice: the ratio of the
  * medians, and the median of the rounds' own ratios (each round's pool time against that
  * round's synchronous time), which is steadier when the machine drifts.
  */
@@ -186,11 +186,18 @@ async function compare(id, items, unit, syncCall, poolCall, controlSetup) {
   const baseline = [];
   const capacity = [];
   const samples = new Map([...pools.keys()].map((t) => [t, []]));
+  // Each round starts one step further along the list, so that no configuration always
+  // follows the same one (a pool timed right after another ran slower for it).
+  const steps = [
+    async () => baseline.push(await time(syncCall, 1)),
+    ...[...pools].map(([threads, pool]) => async () => samples.get(threads).push(await time(() => poolCall(pool), 1))),
+    async () => {
+      const alone = await control.alone();
+      capacity.push((2 * alone) / (await control.both()));
+    },
+  ];
   for (let r = 0; r < RUNS; r++) {
-    baseline.push(await time(syncCall, 1));
-    for (const [threads, pool] of pools) samples.get(threads).push(await time(() => poolCall(pool), 1));
-    const alone = await control.alone();
-    capacity.push((2 * alone) / (await control.both()));
+    for (let k = 0; k < steps.length; k++) await steps[(r + k) % steps.length]();
   }
   await control.close();
   const baselineMs = median(baseline);
