@@ -169,11 +169,22 @@ async function controlPair(setup) {
 }
 
 /**
+ * The order of `n` steps in round `r`: a Williams design, in which over `n` rounds (`2n` when
+ * `n` is odd) each step comes right after each other step equally often.
+ */
+function roundOrder(r, n) {
+  // 0, n-1, 1, n-2, 2, …: successive differences -1, +2, -3, … are distinct modulo n.
+  const order = Array.from({ length: n }, (_, k) => ((k % 2 === 0 ? k / 2 : n - (k + 1) / 2) + r) % n);
+  return n % 2 === 1 && Math.floor(r / n) % 2 === 1 ? order.reverse() : order;
+}
+
+/**
  * Times the synchronous call, the pool of each size and the capacity control in interleaved
- * rounds, in an order rotated from round to round, so that a change in the machine's speed
- * (this VM's vary by ±25 % from minute to minute) falls on every configuration alike. Each speedup is reported twice: the ratio of the
- * medians, and the median of the rounds' own ratios (each round's pool time against that
- * round's synchronous time), which is steadier when the machine drifts.
+ * rounds, in an order that changes from round to round, so that a change in the machine's
+ * speed (this VM's vary by ±25 % from minute to minute) falls on every configuration alike.
+ * Each speedup is reported twice: the ratio of the medians, and the median of the rounds' own
+ * ratios (each round's pool time against that round's synchronous time), which is steadier
+ * when the machine drifts.
  */
 async function compare(id, items, unit, syncCall, poolCall, controlSetup) {
   if (only !== undefined && !id.includes(only)) return;
@@ -186,8 +197,8 @@ async function compare(id, items, unit, syncCall, poolCall, controlSetup) {
   const baseline = [];
   const capacity = [];
   const samples = new Map([...pools.keys()].map((t) => [t, []]));
-  // Each round starts one step further along the list, so that no configuration always
-  // follows the same one (a pool timed right after another ran slower for it).
+  // The order changes from round to round so that no configuration is always timed right
+  // after the same one (a pool timed right after another ran slower for it).
   const steps = [
     async () => baseline.push(await time(syncCall, 1)),
     ...[...pools].map(([threads, pool]) => async () => samples.get(threads).push(await time(() => poolCall(pool), 1))),
@@ -197,7 +208,7 @@ async function compare(id, items, unit, syncCall, poolCall, controlSetup) {
     },
   ];
   for (let r = 0; r < RUNS; r++) {
-    for (let k = 0; k < steps.length; k++) await steps[(r + k) % steps.length]();
+    for (const k of roundOrder(r, steps.length)) await steps[k]();
   }
   await control.close();
   const baselineMs = median(baseline);
