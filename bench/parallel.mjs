@@ -1,11 +1,13 @@
-// `node bench/parallel.mjs [--quick] [--only <text>] [--threads 1,2,4,8] [--n N] [--queries Q] [--runs R]`: the worker pool against
+// `node bench/parallel.mjs [--quick] [--only <text>] [--threads 1,2,4,8] [--n N] [--queries Q] [--runs R] [--pools-only]`:
+// the worker pool against
 // the synchronous API on this thread, in one run, on the same inputs: fingerprintMany of 40 MB
 // of real text (documentation files on this machine), findAll and findClusters over 1M
 // fingerprints at distances 3 and 10, queryMany of 100k queries on an index of 1M, and what one
 // crossing to a worker costs. Every pool result is checked equal to the synchronous one before
 // it is timed. Beside each row, the machine's capacity for that very work: the synchronous call
-// on two plain workers at once against one alone. Prints a table and writes JSON under
-// bench/results/.
+// on two plain workers at once against one alone. With --pools-only, the rounds time the pools
+// alone, call after call, against the first of --threads (pool sizes compared with nothing
+// else running between them). Prints a table and writes JSON under bench/results/.
 
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -20,6 +22,7 @@ const root = join(import.meta.dirname, '..');
 
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
+const poolsOnly = args.includes('--pools-only');
 const only = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined;
 const threadCounts = args.includes('--threads') ? args[args.indexOf('--threads') + 1].split(',').map(Number) : [1, 2, 4, 8];
 const RUNS = args.includes('--runs') ? Number(args[args.indexOf('--runs') + 1]) : quick ? 1 : 3;
@@ -193,41 +196,54 @@ async function compare(id, items, unit, syncCall, poolCall, controlSetup) {
   for (const [threads, pool] of pools) {
     if (!same(await poolCall(pool), expected)) throw new Error(`${id}: the pool with ${threads} threads disagrees with the synchronous API`);
   }
-  const control = await controlPair(controlSetup);
+  const control = poolsOnly ? undefined : await controlPair(controlSetup);
   const baseline = [];
   const capacity = [];
   const samples = new Map([...pools.keys()].map((t) => [t, []]));
   // The order changes from round to round so that no configuration is always timed right
   // after the same one (a pool timed right after another ran slower for it).
-  const steps = [
-    async () => baseline.push(await time(syncCall, 1)),
-    ...[...pools].map(([threads, pool]) => async () => samples.get(threads).push(await time(() => poolCall(pool), 1))),
-    async () => {
-      const alone = await control.alone();
-      capacity.push((2 * alone) / (await control.both()));
-    },
-  ];
+  const steps = [...pools].map(([threads, pool]) => async () => samples.get(threads).push(await time(() => poolCall(pool), 1)));
+  if (control !== undefined) {
+    steps.push(
+      async () => baseline.push(await time(syncCall, 1)),
+      async () => {
+        const alone = await control.alone();
+        capacity.push((2 * alone) / (await control.both()));
+      },
+    );
+  }
   for (let r = 0; r < RUNS; r++) {
     for (const k of roundOrder(r, steps.length)) await steps[k]();
   }
-  await control.close();
-  const baselineMs = median(baseline);
-  const row = { id, items, unit, baselineMs, baselineSamplesMs: baseline, capacity: median(capacity), capacitySamples: capacity, threads: {} };
+  await control?.close();
+  const reference = control === undefined ? samples.get(threadCounts[0]) : baseline;
+  const baselineMs = median(reference);
+  const row = {
+    id,
+    items,
+    unit,
+    reference: control === undefined ? `${threadCounts[0]} workers` : 'synchronous API',
+    baselineMs,
+    baselineSamplesMs: reference,
+    capacity: control === undefined ? null : median(capacity),
+    capacitySamples: capacity,
+    threads: {},
+  };
   for (const [threads, list] of samples) {
     row.threads[threads] = {
       ms: median(list),
       samplesMs: list,
       speedup: baselineMs / median(list),
-      pairedSpeedup: median(list.map((ms, r) => baseline[r] / ms)),
+      pairedSpeedup: median(list.map((ms, r) => reference[r] / ms)),
     };
   }
   rows.push(row);
   console.error(
-    `${id}: one thread ${baselineMs.toFixed(0)} ms; ` +
+    `${id}: ${row.reference} ${baselineMs.toFixed(0)} ms; ` +
       Object.entries(row.threads)
         .map(([t, r]) => `${t} workers ${r.ms.toFixed(0)} ms (${r.speedup.toFixed(2)}×, rounds ${r.pairedSpeedup.toFixed(2)}×)`)
         .join(', ') +
-      `; two threads' capacity ${row.capacity.toFixed(2)}× (rounds: ${capacity.map((c) => c.toFixed(2)).join(' ')})`,
+      (control === undefined ? '' : `; two threads' capacity ${row.capacity.toFixed(2)}× (rounds: ${capacity.map((c) => c.toFixed(2)).join(' ')})`),
   );
 }
 
@@ -309,7 +325,7 @@ if (only === undefined || 'crossing'.includes(only) || only === 'crossing') {
 for (const pool of pools.values()) await pool.close();
 
 const lines = [
-  '| workload | one thread (sync API) | ' + threadCounts.map((t) => `${t} worker${t > 1 ? 's' : ''}`).join(' | ') + ' | two threads\' capacity |',
+  `| workload | ${poolsOnly ? `reference: ${threadCounts[0]} workers` : 'one thread (sync API)'} | ` + threadCounts.map((t) => `${t} worker${t > 1 ? 's' : ''}`).join(' | ') + ' | two threads\' capacity |',
   '|---|---:|' + threadCounts.map(() => '---:').join('|') + '|---:|',
 ];
 for (const row of rows) {
@@ -318,7 +334,7 @@ for (const row of rows) {
       threadCounts
         .map((t) => `${row.threads[t].ms.toFixed(0)} ms (${row.threads[t].speedup.toFixed(2)}×; rounds ${row.threads[t].pairedSpeedup.toFixed(2)}×)`)
         .join(' | ') +
-      ` | ${row.capacity.toFixed(2)}× |`,
+      ` | ${row.capacity === null ? '—' : `${row.capacity.toFixed(2)}×`} |`,
   );
 }
 if (crossings.length > 0) {
