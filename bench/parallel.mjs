@@ -1,13 +1,13 @@
-// `node bench/parallel.mjs [--quick] [--only <text>] [--threads 1,2,4,8] [--n N] [--queries Q] [--runs R] [--pools-only]`:
-// the worker pool against
-// the synchronous API on this thread, in one run, on the same inputs: fingerprintMany of 40 MB
-// of real text (documentation files on this machine), findAll and findClusters over 1M
-// fingerprints at distances 3 and 10, queryMany of 100k queries on an index of 1M, and what one
-// crossing to a worker costs. Every pool result is checked equal to the synchronous one before
-// it is timed. Beside each row, the machine's capacity for that very work: the synchronous call
-// on two plain workers at once against one alone. With --pools-only, the rounds time the pools
-// alone, call after call, against the first of --threads (pool sizes compared with nothing
-// else running between them). Prints a table and writes JSON under bench/results/.
+// `node bench/parallel.mjs [--quick] [--only <text>] [--threads 1,2,4,8] [--n N] [--queries Q]
+// [--runs R] [--pools-only]`: the worker pool against the synchronous API on this thread, in
+// one run, on the same inputs: fingerprintMany of 40 MB of real text (documentation files on
+// this machine), findAll and findClusters over 1M fingerprints at distances 3 and 10, queryMany
+// of 100k queries on an index of 1M, and what one crossing to a worker costs. Every pool result
+// is checked equal to the synchronous one before it is timed. Beside each row, the machine's
+// capacity for that very work: the synchronous call on two plain workers at once against one
+// alone. With --pools-only, the rounds time the pools alone, call after call, against the first
+// of --threads (pool sizes compared with nothing else running between them). Prints a table and
+// writes JSON under bench/results/.
 
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -173,21 +173,24 @@ async function controlPair(setup) {
 
 /**
  * The order of `n` steps in round `r`: a Williams design, in which over `n` rounds (`2n` when
- * `n` is odd) each step comes right after each other step equally often.
+ * `n` is odd) each step comes right after each other step equally often. Balanced over whole
+ * cycles only: the bench says so when `--runs` is not a multiple of the cycle.
  */
 function roundOrder(r, n) {
-  // 0, n-1, 1, n-2, 2, …: successive differences -1, +2, -3, … are distinct modulo n.
+  // 0, n-1, 1, n-2, 2, …: successive differences -1, +2, -3, … are distinct modulo an even n;
+  // for an odd n, the mirrored rounds of every second cycle make up the pairs that repeat.
   const order = Array.from({ length: n }, (_, k) => ((k % 2 === 0 ? k / 2 : n - (k + 1) / 2) + r) % n);
   return n % 2 === 1 && Math.floor(r / n) % 2 === 1 ? order.reverse() : order;
 }
 
 /**
- * Times the synchronous call, the pool of each size and the capacity control in interleaved
- * rounds, in an order that changes from round to round, so that a change in the machine's
- * speed (this VM's vary by ±25 % from minute to minute) falls on every configuration alike.
- * Each speedup is reported twice: the ratio of the medians, and the median of the rounds' own
- * ratios (each round's pool time against that round's synchronous time), which is steadier
- * when the machine drifts.
+ * Times the synchronous call, the pool of each size and the capacity control (with
+ * --pools-only, the pools alone) in interleaved rounds, in an order that changes from round to
+ * round, so that a change in the machine's speed (this VM's vary by ±25 % from minute to
+ * minute) falls on every configuration alike. Each speedup is reported twice: the ratio of the
+ * medians, and the median of the rounds' own ratios (each round's pool time against that
+ * round's time of the reference: the synchronous call, or with --pools-only the first pool),
+ * which is steadier when the machine drifts.
  */
 async function compare(id, items, unit, syncCall, poolCall, controlSetup) {
   if (only !== undefined && !id.includes(only)) return;
@@ -212,6 +215,8 @@ async function compare(id, items, unit, syncCall, poolCall, controlSetup) {
       },
     );
   }
+  const cycle = steps.length % 2 === 0 ? steps.length : 2 * steps.length;
+  if (!quick && RUNS % cycle !== 0) console.error(`${id}: ${RUNS} rounds are not whole cycles of ${cycle}: the order is not balanced`);
   for (let r = 0; r < RUNS; r++) {
     for (const k of roundOrder(r, steps.length)) await steps[k]();
   }
@@ -325,8 +330,10 @@ if (only === undefined || 'crossing'.includes(only) || only === 'crossing') {
 for (const pool of pools.values()) await pool.close();
 
 const lines = [
-  `| workload | ${poolsOnly ? `reference: ${threadCounts[0]} workers` : 'one thread (sync API)'} | ` + threadCounts.map((t) => `${t} worker${t > 1 ? 's' : ''}`).join(' | ') + ' | two threads\' capacity |',
-  '|---|---:|' + threadCounts.map(() => '---:').join('|') + '|---:|',
+  `| workload | ${poolsOnly ? `reference: ${threadCounts[0]} workers` : 'one thread (sync API)'} | ` +
+    threadCounts.map((t) => `${t} worker${t > 1 ? 's' : ''}`).join(' | ') +
+    (poolsOnly ? ' |' : " | two threads' capacity |"),
+  '|---|---:|' + threadCounts.map(() => '---:').join('|') + (poolsOnly ? '|' : '|---:|'),
 ];
 for (const row of rows) {
   lines.push(
@@ -334,7 +341,7 @@ for (const row of rows) {
       threadCounts
         .map((t) => `${row.threads[t].ms.toFixed(0)} ms (${row.threads[t].speedup.toFixed(2)}×; rounds ${row.threads[t].pairedSpeedup.toFixed(2)}×)`)
         .join(' | ') +
-      ` | ${row.capacity === null ? '—' : `${row.capacity.toFixed(2)}×`} |`,
+      (row.capacity === null ? ' |' : ` | ${row.capacity.toFixed(2)}× |`),
   );
 }
 if (crossings.length > 0) {
@@ -342,6 +349,6 @@ if (crossings.length > 0) {
   for (const c of crossings) lines.push(`| ${c.name} | ${(c.ms * 1000).toFixed(0)} µs |`);
 }
 console.log(lines.join('\n'));
-const report = { date: new Date().toISOString(), commit: gitCommit(root), os: osName(), machine: machine(), node: process.version, quick, rows, crossings };
+const report = { date: new Date().toISOString(), commit: gitCommit(root), os: osName(), machine: machine(), node: process.version, quick, poolsOnly, runs: RUNS, rows, crossings };
 console.log(`\n${report.os}, ${report.machine.cpu}, ${availableParallelism()} cores available, Node ${process.version}, commit ${report.commit}`);
 console.error(`wrote ${writeJson({ ...report, commit: `parallel-${report.commit}` }, join(root, 'bench', 'results'))}`);
