@@ -48,14 +48,7 @@ export function tableWords(layout: PermutationLayout, table: number): TableWords
     const high = blockBitRanges[leading[s - 1]!]![1];
     leadingLow |= halfMask(low, high, 0);
     leadingHigh |= halfMask(low, high, 1);
-    for (const [from, to] of splitAt32(low, high)) {
-      for (const [keyFrom, keyTo] of splitAt32(keyBits, keyBits + to - from)) {
-        const width = keyTo - keyFrom + 1;
-        const source = from + keyFrom - keyBits;
-        pieces.push(source >> 5, source & 31, 0xffff_ffff >>> (32 - width), keyFrom >> 5, keyFrom & 31);
-      }
-      keyBits += to - from + 1;
-    }
+    keyBits = pushPieces(pieces, low, high, keyBits);
     r = s;
   }
   const earlierBlocks: number[] = [];
@@ -73,13 +66,29 @@ export function tableWords(layout: PermutationLayout, table: number): TableWords
   };
 }
 
+/**
+ * Appends to `pieces` (see `TableWords.pieces`) the moves that carry bits `low..=high` of a
+ * fingerprint into its key from key bit `keyBits` on; returns the key's width after them.
+ */
+export function pushPieces(pieces: number[], low: number, high: number, keyBits: number): number {
+  for (const [from, to] of splitAt32(low, high)) {
+    for (const [keyFrom, keyTo] of splitAt32(keyBits, keyBits + to - from)) {
+      const width = keyTo - keyFrom + 1;
+      const source = from + keyFrom - keyBits;
+      pieces.push(source >> 5, source & 31, 0xffff_ffff >>> (32 - width), keyFrom >> 5, keyFrom & 31);
+    }
+    keyBits += to - from + 1;
+  }
+  return keyBits;
+}
+
 /** Bit range `[low, high]` of 64 cut where it crosses into the high half. */
 function splitAt32(low: number, high: number): [number, number][] {
   return low < 32 && high >= 32 ? [[low, 31], [32, high]] : [[low, high]];
 }
 
 /** The bits of `[low, high]` that fall in half `half` (0 low, 1 high), as a 32-bit mask. */
-function halfMask(low: number, high: number, half: number): number {
+export function halfMask(low: number, high: number, half: number): number {
   const from = Math.max(low, 32 * half);
   const to = Math.min(high, 32 * half + 31);
   if (from > to) return 0;

@@ -10,7 +10,7 @@ import { PARTS_CODE } from '../shared/filter.js';
 import { permutationLayout } from '../shared/layout.js';
 import { partSlack } from '../shared/plan.js';
 import { popcount64 } from './hamming.js';
-import { collidesFirstHere, tableWords } from './tables.js';
+import { collidesFirstHere, halfMask, pushPieces, tableWords } from './tables.js';
 
 /** One unit of a filter. */
 export interface Unit {
@@ -76,29 +76,8 @@ export function partUnits(parts: number, distance: number): Unit[] {
 /** Pieces (see `TableWords.pieces`) that pack bits `low..=high` into a key at bit 0. */
 function partPieces(low: number, high: number): Int32Array {
   const pieces: number[] = [];
-  let keyBits = 0;
-  for (const [from, to] of splitAt32(low, high)) {
-    for (const [keyFrom, keyTo] of splitAt32(keyBits, keyBits + to - from)) {
-      const width = keyTo - keyFrom + 1;
-      const source = from + keyFrom - keyBits;
-      pieces.push(source >> 5, source & 31, 0xffff_ffff >>> (32 - width), keyFrom >> 5, keyFrom & 31);
-    }
-    keyBits += to - from + 1;
-  }
+  pushPieces(pieces, low, high, 0);
   return Int32Array.from(pieces);
-}
-
-/** Bit range `[low, high]` of 64 cut where it crosses into the high half. */
-function splitAt32(low: number, high: number): [number, number][] {
-  return low < 32 && high >= 32 ? [[low, 31], [32, high]] : [[low, high]];
-}
-
-/** The bits of `[low, high]` that fall in half `half` (0 low, 1 high), as a 32-bit mask. */
-function halfMask(low: number, high: number, half: number): number {
-  const from = Math.max(low, 32 * half);
-  const to = Math.min(high, 32 * half + 31);
-  if (from > to) return 0;
-  return ((0xffff_ffff >>> (31 - (to - from))) << (from - 32 * half)) | 0;
 }
 
 /**
