@@ -17,6 +17,9 @@ export { compute, computeWeighted, computeMany, computeManyWeighted } from './wa
 export { numDifferingBits, hammingDistances } from './wasm/distance.js';
 export { findAll } from './wasm/find-all.js';
 export { findClusters } from './wasm/clusters.js';
+export { decide } from './wasm/decide.js';
+export { decideMinHash, decisionGroups } from './shared/decide.js';
+export type { DecideMinHashOptions, DecideOptions, DecisionGroup, MinHashDecisions, PriorityOption, SimHashDecisions } from './shared/decide.js';
 export { SimHashIndex } from './wasm/simhash-index.js';
 export { planTables } from './shared/plan.js';
 export { IndexFormatError, type IndexFormatProblem } from './shared/index-format.js';

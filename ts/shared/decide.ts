@@ -1,0 +1,252 @@
+/**
+ * Decisions: which documents to keep and which to remove, by one rule that every caller (both
+ * entries, the pool, the command line, the demo) applies through this module.
+ *
+ * The rule: documents are taken in priority order (input order unless a priority is given); a
+ * document is removed when a document already kept lies within the threshold, and then points
+ * to the closest such one (ties to the one taken first); otherwise it is kept. So every removed
+ * document is within the threshold of its representative, no two kept documents are within it
+ * of each other, and the answer depends only on the inputs and the priority.
+ */
+
+import { bandEqual, bandKey, equalPositions, minEqual } from './minhash-bands.js';
+import { checkSignatures } from './minhash-options.js';
+import { planMinHashLsh } from './minhash-plan.js';
+import type { MinHashLshOptions } from './minhash-types.js';
+import type { FindClustersOptions, SimHashIndex, SimHashIndexConstructor, U64Input } from './types.js';
+import { toU64Array } from './u64-input.js';
+import { checkOptions, describe } from './validate.js';
+
+/** The priority option both decisions take. */
+export interface PriorityOption {
+  /**
+   * A score per document: higher scores are taken first, equal scores in input order. Give
+   * lengths to keep the longest of each family, negated times to keep the oldest, and so on.
+   * Default: input order (the first of each family is kept).
+   */
+  readonly priority?: Float64Array | readonly number[];
+}
+
+/** Options of `decide`: the `findClusters` options (the threshold is `distance`) and a priority. */
+export interface DecideOptions extends FindClustersOptions, PriorityOption {}
+
+/** Options of `decideMinHash`: the LSH options (the threshold is `threshold`) and a priority. */
+export interface DecideMinHashOptions extends MinHashLshOptions, PriorityOption {}
+
+/**
+ * What `decide` found: document i is kept when `representative[i] === i`; otherwise it is to be
+ * removed as a near-duplicate of the kept document `representative[i]`, `distance[i]` bits away.
+ */
+export interface SimHashDecisions {
+  readonly representative: Uint32Array;
+  /** Bits between each document and its representative; 0 for kept documents. */
+  readonly distance: Uint8Array;
+}
+
+/**
+ * What `decideMinHash` found: document i is kept when `representative[i] === i`; otherwise it is
+ * to be removed as a near-duplicate of the kept document `representative[i]`.
+ */
+export interface MinHashDecisions {
+  readonly representative: Uint32Array;
+  /** Estimated Jaccard similarity of each document and its representative; 1 for kept ones. */
+  readonly similarity: Float64Array;
+}
+
+/**
+ * The positions `0..n` in the order they are taken: by descending `priority`, equal scores (and
+ * every document, without a priority) in input order.
+ *
+ * @throws {TypeError | RangeError} unless `priority` is `undefined` or n finite numbers.
+ */
+export function takingOrder(priority: unknown, n: number, name = 'options.priority'): Uint32Array {
+  const order = new Uint32Array(n);
+  for (let i = 0; i < n; i++) order[i] = i;
+  if (priority === undefined) return order;
+  if (!(priority instanceof Float64Array) && !Array.isArray(priority)) {
+    throw new TypeError(`${name} must be a Float64Array or an array of numbers, got ${describe(priority)}`);
+  }
+  const scores = priority as ArrayLike<unknown>;
+  if (scores.length !== n) throw new RangeError(`${name} must hold one score per document (${n}), got ${scores.length}`);
+  const keys = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const score = scores[i];
+    if (typeof score !== 'number' || !Number.isFinite(score)) {
+      throw new TypeError(`${name}[${i}] must be a finite number, got ${describe(score)}`);
+    }
+    keys[i] = score;
+  }
+  // Sorting by (score descending, position) makes the order total, hence stable.
+  return order.sort((a, b) => keys[b]! - keys[a]! || a - b);
+}
+
+/** What a SimHash decision needs of an entry: its `findClusters` and its `SimHashIndex`. */
+export interface SimHashEngine {
+  readonly findClusters: (fingerprints: U64Input, options: FindClustersOptions) => Uint32Array;
+  readonly SimHashIndex: SimHashIndexConstructor;
+}
+
+/**
+ * {@link decideWithLabels} over the components the entry's `findClusters` finds.
+ *
+ * @throws {TypeError | RangeError} for bad fingerprints or options.
+ */
+export function decideSimHash(engine: SimHashEngine, fingerprints: U64Input, options: DecideOptions): SimHashDecisions {
+  // A HashArray's view lives in WebAssembly memory, which the index may grow: read a copy.
+  const values = fingerprints instanceof BigUint64Array ? fingerprints : toU64Array(fingerprints, 'fingerprints').slice();
+  const o = checkOptions(options) as unknown as DecideOptions;
+  const { priority, ...clusterOptions } = o;
+  // Checked before the search, so a bad priority costs nothing.
+  const order = takingOrder(priority, values.length);
+  const labels = engine.findClusters(fingerprints, clusterOptions);
+  return decideWithLabels(engine.SimHashIndex, values, o.distance, labels, order);
+}
+
+/**
+ * The decisions over `fingerprints` at `distance` bits, given `labels` (`findClusters` of the
+ * same fingerprints and distance, from any entry or a pool) and the taking `order`.
+ *
+ * A document is within `distance` bits only of documents of its own component, so a document
+ * alone in its component is kept without a look, and the others are decided against an index
+ * that holds only the documents kept so far, ids being their ranks in the taking order: the
+ * index's answer, sorted by (distance, id), puts the closest kept document first, ties to the
+ * one taken first. Because kept documents are more than `distance` bits apart, a family of
+ * identical documents costs one candidate per query: time and memory stay linear in n.
+ */
+export function decideWithLabels(
+  Index: SimHashIndexConstructor,
+  fingerprints: BigUint64Array,
+  distance: number,
+  labels: Uint32Array,
+  order: Uint32Array,
+): SimHashDecisions {
+  const n = fingerprints.length;
+  const representative = new Uint32Array(n);
+  for (let i = 0; i < n; i++) representative[i] = i;
+  const bits = new Uint8Array(n);
+  const shared = new Uint8Array(n);
+  for (let i = 0; i < n; i++) {
+    const label = labels[i]!;
+    if (label !== i) shared[label] = shared[i] = 1;
+  }
+  let index: SimHashIndex | undefined;
+  try {
+    for (let rank = 0; rank < n; rank++) {
+      const position = order[rank]!;
+      if (shared[position] === 0) continue;
+      index ??= new Index({ distance });
+      const fingerprint = fingerprints[position]!;
+      const found = index.query(fingerprint, { limit: 1 });
+      if (found.ids.length === 0) {
+        index.add(rank, fingerprint);
+      } else {
+        representative[position] = order[found.ids[0]!]!;
+        bits[position] = found.distances[0]!;
+      }
+    }
+  } finally {
+    index?.free();
+  }
+  return { representative, distance: bits };
+}
+
+/**
+ * The decisions over MinHash `signatures` (n of `numPerm` positions back to back) at
+ * `threshold`: a document is removed when an already kept document shares an LSH band with it
+ * and their estimated similarity reaches the threshold, and points to the most similar one
+ * (ties to the one taken first). Kept documents are bucketed by band; only kept documents are,
+ * so a family of identical documents costs each of its members one candidate per band.
+ * Two kept documents can still reach the threshold when they share no band: LSH misses such a
+ * pair at the rate its plan states.
+ *
+ * @throws {TypeError | RangeError} for bad signatures or options.
+ */
+export function decideMinHash(signatures: Uint32Array, options?: DecideMinHashOptions): MinHashDecisions {
+  const o = options === undefined ? {} : (checkOptions(options) as DecideMinHashOptions);
+  const { priority, ...lshOptions } = o;
+  const plan = planMinHashLsh(lshOptions);
+  const n = checkSignatures(signatures, plan.numPerm);
+  const order = takingOrder(priority, n);
+  const k = plan.numPerm;
+  const { bands, rows } = plan;
+  const needed = minEqual(plan.threshold, k);
+  const representative = new Uint32Array(n);
+  const similarity = new Float64Array(n);
+  // Ranks of the kept documents under each band key (keys of all bands in one map: a candidate
+  // is confirmed band by band, so keys that collide across bands cost a comparison, no error).
+  const buckets = new Map<number, number[]>();
+  // seen[rank] = the rank of the document that last confirmed it as a candidate.
+  const seen = new Int32Array(n).fill(-1);
+  const keys = new Uint32Array(bands);
+  for (let rank = 0; rank < n; rank++) {
+    const position = order[rank]!;
+    const at = position * k;
+    let best = -1;
+    let bestEqual = -1;
+    for (let band = 0; band < bands; band++) {
+      const key = bandKey(signatures, at, band, rows);
+      keys[band] = key;
+      const bucket = buckets.get(key);
+      if (bucket === undefined) continue;
+      for (const candidate of bucket) {
+        if (seen[candidate] === rank) continue;
+        const other = order[candidate]! * k;
+        if (!bandEqual(signatures, at, signatures, other, band, rows)) continue;
+        seen[candidate] = rank;
+        const equal = equalPositions(signatures, at, signatures, other, k);
+        if (equal >= needed && (equal > bestEqual || (equal === bestEqual && candidate < best))) {
+          best = candidate;
+          bestEqual = equal;
+        }
+      }
+    }
+    if (best < 0) {
+      representative[position] = position;
+      similarity[position] = 1;
+      for (let band = 0; band < bands; band++) {
+        const bucket = buckets.get(keys[band]!);
+        if (bucket === undefined) buckets.set(keys[band]!, [rank]);
+        else if (bucket[bucket.length - 1] !== rank) bucket.push(rank);
+      }
+    } else {
+      representative[position] = order[best]!;
+      similarity[position] = bestEqual / k;
+    }
+  }
+  return { representative, similarity };
+}
+
+/** One kept document and the documents removed as its near-duplicates. */
+export interface DecisionGroup {
+  /** Positions: the kept document first, then those it represents in input order. */
+  readonly members: Uint32Array;
+}
+
+/**
+ * The kept documents that represent at least one removed document, each with the documents it
+ * represents, ordered by the kept document's position.
+ */
+export function decisionGroups(representative: Uint32Array): DecisionGroup[] {
+  const n = representative.length;
+  const sizes = new Uint32Array(n);
+  for (let i = 0; i < n; i++) sizes[representative[i]!]!++;
+  const groupOf = new Int32Array(n).fill(-1);
+  const groups: Uint32Array[] = [];
+  const filled: number[] = [];
+  for (let i = 0; i < n; i++) {
+    if (representative[i] === i && sizes[i]! > 1) {
+      groupOf[i] = groups.length;
+      const members = new Uint32Array(sizes[i]!);
+      members[0] = i;
+      groups.push(members);
+      filled.push(1);
+    }
+  }
+  for (let i = 0; i < n; i++) {
+    const kept = representative[i]!;
+    if (kept === i) continue;
+    const g = groupOf[kept]!;
+    groups[g]![filled[g]!++] = i;
+  }
+  return groups.map((members) => ({ members }));
+}
