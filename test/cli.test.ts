@@ -2,7 +2,7 @@
 // it, on small directories made for each case.
 
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -79,11 +79,11 @@ describe('dedup', () => {
     expect(stderr).toBe('');
     expect(status).toBe(0);
     expect(stdout).toContain('Group 1 (2 documents)');
-    expect(stdout).toMatch(/\n {9}0 {2}[0-9a-f]{16} {2}\S*planted\/a\.txt\n +\d+ {2}[0-9a-f]{16} {2}\S*planted\/nested\/deeper\/b\.txt\n/);
+    expect(stdout).toMatch(/\n {6}kept {2}[0-9a-f]{16} {2}\S*planted\/a\.txt\n +\d+ {2}[0-9a-f]{16} {2}\S*planted\/nested\/deeper\/b\.txt\n/);
     expect(stdout).toMatch(/Group 2 \(2 documents\)[^]*planted\/d\.txt[^]*planted\/e\.txt/);
     expect(stdout).not.toContain('c.txt');
     expect(stdout).not.toContain('.hidden');
-    expect(stdout).toMatch(/^5 documents: 4 in 2 groups of near-duplicates, 1 unique \(distance ≤ \d+ bits, word 3-shingles, binary weighting\)\.$/m);
+    expect(stdout).toMatch(/^5 documents: 2 to remove as near-duplicates of 2 kept, 1 unique \(distance ≤ \d+ bits, word 3-shingles, binary weighting\)\.$/m);
   });
 
   it('prints one JSON object with --json', () => {
@@ -166,11 +166,12 @@ describe('dedup', () => {
   it('handles an empty directory and empty standard input', () => {
     const dir = tree('empty', {});
     const fromDir = run(['dedup', dir]);
-    expect(fromDir).toEqual({ status: 0, stdout: 'No documents to compare.\n', stderr: '' });
+    // Exit status 3: no document was read.
+    expect(fromDir).toEqual({ status: 3, stdout: 'No documents to compare.\n', stderr: '' });
     const json = JSON.parse(run(['dedup', dir, '--json']).stdout) as JsonReport;
     expect(json).toMatchObject({ documents: 0, groups: [], featureless: [] });
     const fromStdin = run(['dedup', '-', '--jsonl'], '');
-    expect(fromStdin.status).toBe(0);
+    expect(fromStdin.status).toBe(3);
   });
 
   it('lists documents without words apart instead of grouping them', () => {
@@ -179,7 +180,7 @@ describe('dedup', () => {
     expect(table.status).toBe(0);
     expect(table.stdout).not.toContain('Group');
     expect(table.stdout).toContain(
-      `Without words, so never grouped: 3 documents\n  ${join(dir, 'dots.txt')}\n  ${join(dir, 'empty.txt')}\n  ${join(dir, 'spaces.txt')}\n`,
+      `Without words, so never compared (kept): 3 documents\n  ${join(dir, 'dots.txt')}\n  ${join(dir, 'empty.txt')}\n  ${join(dir, 'spaces.txt')}\n`,
     );
     expect(table.stdout).toMatch(/^4 documents: no near-duplicates, 1 unique, 3 without words/m);
     const json = JSON.parse(run(['dedup', dir, '--json']).stdout) as JsonReport;
@@ -201,7 +202,8 @@ describe('inputs that are huge, endless or unwritable', () => {
     for (const device of ['/dev/zero', '/dev/urandom']) {
       const result = shell(`${node} ${command} dedup ${device} --json`);
       expect(result.signal, device).toBeNull();
-      expect(result.status, device).toBe(1);
+      // Nothing else was read: exit status 3, not 1.
+      expect(result.status, device).toBe(3);
       const report = JSON.parse(result.stdout) as JsonReport;
       expect(report.skipped[0]?.input).toBe(device);
       // /dev/urandom has a NUL byte in its first KB with probability 98%; otherwise it is cut at --max-bytes.
@@ -212,7 +214,7 @@ describe('inputs that are huge, endless or unwritable', () => {
   it('stops reading an endless text stream at --max-bytes', () => {
     const result = shell(`yes 'an endless line of text' | ${node} ${command} dedup - --max-bytes 1M --json`);
     expect(result.signal).toBeNull();
-    expect(result.status).toBe(1);
+    expect(result.status).toBe(3);
     const report = JSON.parse(result.stdout) as JsonReport;
     expect(report.skipped).toEqual([{ input: '<stdin>', reason: 'larger than 1048576 bytes (--max-bytes; split it, or use --jsonl)' }]);
   });
@@ -282,8 +284,8 @@ describe('usage', () => {
     const table = run(['dedup', dir, '--method', 'minhash']);
     expect(table.stderr).toBe('');
     expect(table.status).toBe(0);
-    expect(table.stdout).toMatch(/Group 1 \(2 documents\)\n {2}similarity {2}document\n {7}1\.000 {2}\S*minhash\/a\.txt\n {7}0\.\d{3} {2}\S*minhash\/b\.txt\n/);
-    expect(table.stdout).toMatch(/^5 documents: 2 in 1 group of near-duplicates, 2 unique, 1 without words \(MinHash similarity ≥ 0\.6, word 3-shingles\)\.$/m);
+    expect(table.stdout).toMatch(/Group 1 \(2 documents\)\n {2}similarity {2}document\n {8}kept {2}\S*minhash\/a\.txt\n {7}0\.\d{3} {2}\S*minhash\/b\.txt\n/);
+    expect(table.stdout).toMatch(/^5 documents: 1 to remove as near-duplicates of 1 kept, 2 unique, 1 without words \(MinHash similarity ≥ 0\.6, word 3-shingles\)\.$/m);
     const strict = JSON.parse(run(['dedup', dir, '--method', 'minhash', '--threshold', '0.95', '--json']).stdout) as {
       method: string;
       threshold: number;
@@ -341,5 +343,157 @@ describe('usage', () => {
     expect(run(['dedup', '-h']).stdout).toBe(help.stdout);
     const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string };
     expect(run(['--version'])).toEqual({ status: 0, stdout: `simhash-wasm ${manifest.version}\n`, stderr: '' });
+  });
+});
+
+describe('decisions', () => {
+  /** `count` edits of a licence, each changing 2.5 % more of its words: neighbours are close, the ends far apart. */
+  function chain(text: string, count: number): string[] {
+    const words = text.split(/\s+/);
+    return Array.from({ length: count }, (_, j) => words.map((w, i) => (((i * 2654435761) % 1000) / 10 < 2.5 * j ? `edit${i}` : w)).join(' '));
+  }
+
+  interface Decision {
+    id: string;
+    kept: boolean;
+    representative?: string;
+    distance?: number;
+    similarity?: number;
+  }
+
+  for (const method of ['simhash', 'minhash'] as const) {
+    it(`${method}: deleting what --removed lists leaves no two near-duplicates, and every removed file had a kept twin within the threshold`, async () => {
+      const api = await import('../ts/index.js');
+      await api.init();
+      const files: Record<string, string> = {};
+      chain(apache, 10).forEach((text, j) => (files[`apache/${j}.txt`] = text));
+      chain(mpl, 6).forEach((text, j) => (files[`mpl/${j}.txt`] = text));
+      files['mit.txt'] = mitA;
+      files['mit-copy.txt'] = mitA;
+      const dir = tree(`delete-${method}`, files);
+      const args = ['dedup', dir, '--method', method];
+      const json = JSON.parse(run([...args, '--json']).stdout) as { decisions: Decision[]; groups: { members: { id: string }[] }[] };
+      const removedList = run([...args, '--removed', '--null']);
+      expect(removedList.status).toBe(0);
+      const removed = removedList.stdout.split('\0').slice(0, -1);
+      expect(removed).toEqual(json.decisions.filter((d) => !d.kept).map((d) => d.id));
+      expect(removed.length).toBeGreaterThan(2);
+
+      const text = (path: string): string => readFileSync(path, 'utf8');
+      const near =
+        method === 'simhash'
+          ? (a: string, b: string) => api.numDifferingBits(api.fingerprint(text(a), { weighting: 'binary' }), api.fingerprint(text(b), { weighting: 'binary' })) <= 10
+          : (a: string, b: string) => api.estimateJaccard(api.minhash(text(a)), api.minhash(text(b))) >= 0.6;
+      for (const decision of json.decisions.filter((d) => !d.kept)) {
+        expect(removed).not.toContain(decision.representative);
+        expect(near(decision.id, decision.representative!)).toBe(true);
+      }
+      // Components join the chain, whose ends are far beyond the threshold: nothing to delete by.
+      const components = JSON.parse(run([...args, '--groups', 'components', '--json']).stdout) as { groups: { members: { id: string }[] }[] };
+      const apacheGroup = components.groups.find((g) => g.members[0]!.id.endsWith(join('apache', '0.txt')))!;
+      expect(apacheGroup.members.length).toBeGreaterThanOrEqual(8);
+      expect(near(apacheGroup.members[0]!.id, apacheGroup.members.at(-1)!.id)).toBe(false);
+
+      for (const path of removed) rmSync(path);
+      const remaining = Object.keys(files).map((f) => join(dir, f)).filter((path) => existsSync(path));
+      expect(remaining.length + removed.length).toBe(Object.keys(files).length);
+      for (const a of remaining) for (const b of remaining) if (a < b) expect(near(a, b), `${a} ~ ${b}`).toBe(false);
+      // Run again on what is left: nothing more to remove.
+      expect(run([...args, '--removed']).stdout).toBe('');
+    });
+  }
+
+  it('--keep chooses the document of a family that is kept; the distances are to it', () => {
+    const dir = tree('keep', { '1.txt': apache, '2.txt': `${apache} and some more words at the end of it all`, '3.txt': apache.slice(0, -200) });
+    const kept = (...extra: string[]): string[] => {
+      const report = JSON.parse(run(['dedup', dir, '--json', ...extra]).stdout) as { decisions: Decision[]; keep: string };
+      return report.decisions.filter((d) => d.kept).map((d) => d.id.slice(dir.length + 1));
+    };
+    expect(kept()).toEqual(['1.txt']);
+    expect(kept('--keep', 'last')).toEqual(['3.txt']);
+    expect(kept('--keep', 'longest')).toEqual(['2.txt']);
+    expect(kept('--keep', 'shortest')).toEqual(['3.txt']);
+    utimesSync(join(dir, '1.txt'), new Date('2020-01-01'), new Date('2020-01-01'));
+    utimesSync(join(dir, '2.txt'), new Date('2024-01-01'), new Date('2024-01-01'));
+    utimesSync(join(dir, '3.txt'), new Date('2022-01-01'), new Date('2022-01-01'));
+    expect(kept('--keep', 'newest')).toEqual(['2.txt']);
+    expect(kept('--keep', 'oldest')).toEqual(['1.txt']);
+    const table = run(['dedup', dir, '--keep', 'longest']).stdout;
+    expect(table).toMatch(/Group 1 \(3 documents\)\n {2}distance {2}fingerprint {7}document\n {6}kept {2}[0-9a-f]{16} {2}\S*2\.txt\n/);
+    expect(table).toContain('keeping the longest');
+  });
+
+  it('--keep newest with --jsonl reads each record time from --keep-field, and warns of repeated ids with both places', () => {
+    const lines = [
+      { id: 'a', t: '2021-05-01T00:00:00Z', text: apache },
+      { id: 'b', t: 1_700_000_000_000, text: apache.replace('Apache', 'Apachee') },
+      { id: 7, t: 5, text: mpl },
+      { id: '7', t: 6, text: mitA },
+      { id: 'c', text: mitB },
+    ].map((record) => JSON.stringify(record));
+    for (const threads of ['1', '2']) {
+      const result = run(['dedup', '-', '--jsonl', '--id', 'id', '--keep', 'newest', '--keep-field', 't', '--json', '--threads', threads], `${lines.join('\n')}\n`);
+      expect(result.status).toBe(1);
+      expect(result.stderr).toContain(`skipped <stdin>:5: no number or date in field 't'`);
+      expect(result.stderr).toContain('warning: <stdin>:4 has the id "7" of <stdin>:3');
+      const report = JSON.parse(result.stdout) as { decisions: Decision[] };
+      expect(report.decisions.find((d) => d.id === 'a')).toEqual({ id: 'a', kept: false, representative: 'b', distance: expect.any(Number) as number });
+    }
+    const lastOnPool = run(['dedup', '-', '--jsonl', '--id', 'id', '--keep', 'last', '--removed', '--threads', '2'], `${lines.slice(0, 2).join('\n')}\n`);
+    expect(lastOnPool.stdout).toBe('a\n');
+  });
+
+  it('reads a file reached by several paths once, under its real path, and lists the links as aliases', () => {
+    const dir = tree('aliases', { 'GFDL-1.3': licence('gfdl-1.3.txt'), 'gfdl-1.2': licence('gfdl-1.2.txt'), 'other.txt': mitA });
+    symlinkSync('GFDL-1.3', join(dir, 'GFDL'));
+    linkSync(join(dir, 'other.txt'), join(dir, 'other-hard.txt'));
+    const report = JSON.parse(run(['dedup', dir, '--json']).stdout) as { decisions: Decision[]; aliases: { path: string; of: string }[]; documents: number };
+    expect(report.documents).toBe(3);
+    expect(report.aliases).toEqual([
+      { path: join(dir, 'GFDL'), of: join(dir, 'GFDL-1.3') },
+      { path: join(dir, 'other.txt'), of: join(dir, 'other-hard.txt') },
+    ]);
+    expect(report.decisions.map((d) => d.id)).not.toContain(join(dir, 'GFDL'));
+    const table = run(['dedup', dir]).stdout;
+    expect(table).toContain(`Other paths of files read above (links; never kept or removed on their own): 2\n  ${join(dir, 'GFDL')} -> ${join(dir, 'GFDL-1.3')}\n`);
+    // The same file named twice is read once.
+    expect(JSON.parse(run(['dedup', join(dir, 'gfdl-1.2'), join(dir, 'gfdl-1.2'), '--json']).stdout)).toMatchObject({ documents: 1 });
+  });
+
+  it('--include and --exclude choose the files read inside directories', () => {
+    const dir = tree('globs', { 'a.txt': mitA, 'b.md': mitB, 'sub/c.txt': mitA, 'sub/deep/d.txt': mitB, 'sub/e.log': apache });
+    const read = (...extra: string[]): string[] => {
+      const report = JSON.parse(run(['dedup', dir, '--json', ...extra]).stdout) as { decisions: Decision[] };
+      return report.decisions.map((d) => d.id.slice(dir.length + 1)).sort();
+    };
+    expect(read('--include', '*.txt')).toEqual(['a.txt', 'sub/c.txt', 'sub/deep/d.txt']);
+    expect(read('--include', 'sub/**', '--exclude', '*.log')).toEqual(['sub/c.txt', 'sub/deep/d.txt']);
+    expect(read('--include', '*.{md,log}')).toEqual(['b.md', 'sub/e.log']);
+    expect(read('--exclude', 'sub')).toEqual(['a.txt', 'b.md', 'sub/c.txt', 'sub/deep/d.txt', 'sub/e.log']);
+    expect(read('--exclude', 'sub/*')).toEqual(['a.txt', 'b.md', 'sub/deep/d.txt']);
+  });
+
+  it.each([
+    [['--removed', '--json'], '--removed and --json'],
+    [['--null'], '--null ends the lines of --removed'],
+    [['--removed', '--groups', 'components'], '--removed needs decisions'],
+    [['--keep', 'biggest'], '--keep must be one of'],
+    [['--groups', 'cliques'], '--groups must be decisions or components'],
+    [['--keep-field', 't'], '--keep-field names the JSON Lines field'],
+    [['--jsonl', '--keep', 'oldest'], '--keep oldest with --jsonl needs --keep-field'],
+    [['--include', '{a,b'], "--include: the glob '{a,b' has an unclosed '{'"],
+    [['--redis', 'redis://127.0.0.1:1', '--keep', 'last'], '--keep does not apply'],
+  ])('%j is a usage error (exit 2)', (extra, message) => {
+    const result = run(['dedup', 'x', ...extra]);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain(message);
+  });
+
+  it('exit status tells a usage error, no document read and some inputs skipped apart', () => {
+    const dir = tree('status', { 'a.txt': mitA });
+    expect(run(['dedup', dir]).status).toBe(0);
+    expect(run(['dedup', dir, join(dir, 'missing.txt')]).status).toBe(1);
+    expect(run(['dedup', join(dir, 'missing.txt')]).status).toBe(3);
+    expect(run(['dedup']).status).toBe(2);
   });
 });

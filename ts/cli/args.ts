@@ -2,6 +2,7 @@
 
 import { parseArgs } from 'node:util';
 import type { JsonLinesFields } from '../shared/json-lines.js';
+import { globToRegExp } from './globs.js';
 
 /** What `--unit` accepts. */
 export type Unit = 'word' | 'char';
@@ -31,6 +32,12 @@ export type Method = 'simhash' | 'minhash';
  */
 export const DEFAULT_THRESHOLD = 0.6;
 
+/** What `--groups` accepts: the decision of what to keep (default), or connected components. */
+export type Grouping = 'decisions' | 'components';
+
+/** What `--keep` accepts: which document of each family is kept. */
+export type Keep = 'first' | 'last' | 'longest' | 'shortest' | 'newest' | 'oldest';
+
 /** How JSON Lines records are read; a record without an id is named `<input>:<line>`. */
 export type JsonLinesFormat = JsonLinesFields;
 
@@ -56,6 +63,16 @@ export interface DedupOptions {
   readonly threads: number | undefined;
   /** Set to dedup against a shared index in Redis (`--redis URL [--index NAME]`). */
   readonly redis: SharedIndex | undefined;
+  /** Decisions (kept, and removed for a kept one within the threshold) or connected components. */
+  readonly grouping: Grouping;
+  /** Which document of a family is taken first, and so kept. */
+  readonly keep: Keep;
+  /** Print only the documents to remove, one a line (`--removed`), ended by NUL with `--null`. */
+  readonly removed: 'lines' | 'nul' | undefined;
+  /** Globs a walked file's path must match one of (none: every file). */
+  readonly include: readonly string[];
+  /** Globs no walked file's path may match. */
+  readonly exclude: readonly string[];
 }
 
 /** Where `--redis` keeps the shared index. */
@@ -106,6 +123,13 @@ const OPTIONS = {
   threads: { type: 'string' },
   redis: { type: 'string' },
   index: { type: 'string' },
+  groups: { type: 'string' },
+  keep: { type: 'string' },
+  'keep-field': { type: 'string' },
+  removed: { type: 'boolean' },
+  null: { type: 'boolean', short: '0' },
+  include: { type: 'string', multiple: true },
+  exclude: { type: 'string', multiple: true },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const;
@@ -136,6 +160,25 @@ export function parseCommandLine(argv: readonly string[]): Command {
     throw new UsageError(`--redis must be a redis:// URL, got '${values.redis}'`);
   }
 
+  const grouping = groupingOf(values.groups);
+  const keep = keepOf(values.keep);
+  if (values.null === true && values.removed !== true) throw new UsageError('--null ends the lines of --removed: add --removed');
+  if (values.removed === true && values.json === true) throw new UsageError('--removed and --json are two outputs: choose one');
+  if (values.removed === true && grouping === 'components') {
+    throw new UsageError('--removed needs decisions: components can join documents far beyond the threshold, so deleting all but one member could delete unique documents');
+  }
+  if (grouping === 'components' && values.keep !== undefined) throw new UsageError('--keep chooses what decisions keep: it does not apply to --groups components');
+  if (values['keep-field'] !== undefined && (values.jsonl !== true || (keep !== 'newest' && keep !== 'oldest'))) {
+    throw new UsageError('--keep-field names the JSON Lines field holding each record\'s time: it needs --jsonl and --keep newest or oldest');
+  }
+  if (values.jsonl === true && (keep === 'newest' || keep === 'oldest') && values['keep-field'] === undefined) {
+    throw new UsageError(`--keep ${keep} with --jsonl needs --keep-field F, the field holding each record's time (a number or a date)`);
+  }
+  if (values.redis !== undefined && keep !== 'first') {
+    throw new UsageError('--redis decides in the order documents reach the shared index: --keep does not apply');
+  }
+  if (values.redis !== undefined && grouping === 'components') throw new UsageError('--redis decides online: --groups components does not apply');
+
   const method = methodOf(values.method);
   if (method === 'minhash' && (values.distance !== undefined || values.weighting !== undefined)) {
     throw new UsageError('--distance and --weighting apply to --method simhash; MinHash takes --threshold');
@@ -156,11 +199,20 @@ export function parseCommandLine(argv: readonly string[]): Command {
       json: values.json === true,
       jsonl:
         values.jsonl === true
-          ? { field: nonEmpty(values.field ?? 'text', '--field'), id: values.id === undefined ? undefined : nonEmpty(values.id, '--id') }
+          ? {
+              field: nonEmpty(values.field ?? 'text', '--field'),
+              id: values.id === undefined ? undefined : nonEmpty(values.id, '--id'),
+              time: values['keep-field'] === undefined ? undefined : nonEmpty(values['keep-field'], '--keep-field'),
+            }
           : undefined,
       maxBytes: values['max-bytes'] === undefined ? DEFAULT_MAX_BYTES : byteSize(values['max-bytes'], '--max-bytes', 1, MAX_MAX_BYTES),
       threads: values.threads === undefined ? undefined : integerIn(values.threads, '--threads', 1, 256),
       redis: values.redis === undefined ? undefined : { url: values.redis, index: indexName(values.index ?? DEFAULT_INDEX) },
+      grouping,
+      keep,
+      removed: values.removed === true ? (values.null === true ? 'nul' : 'lines') : undefined,
+      include: (values.include ?? []).map((glob) => globOf(glob, '--include')),
+      exclude: (values.exclude ?? []).map((glob) => globOf(glob, '--exclude')),
     },
   };
 }
@@ -235,6 +287,30 @@ function unitOf(text: string | undefined): Unit {
   if (text === undefined) return 'word';
   if (text === 'word' || text === 'char') return text;
   throw new UsageError(`--unit must be word or char, got '${text}'`);
+}
+
+function globOf(text: string, option: string): string {
+  nonEmpty(text, option);
+  try {
+    globToRegExp(text);
+  } catch (error) {
+    throw new UsageError(`${option}: ${(error as Error).message}`);
+  }
+  return text;
+}
+
+function groupingOf(text: string | undefined): Grouping {
+  if (text === undefined) return 'decisions';
+  if (text === 'decisions' || text === 'components') return text;
+  throw new UsageError(`--groups must be decisions or components, got '${text}'`);
+}
+
+const KEEPS: readonly Keep[] = ['first', 'last', 'longest', 'shortest', 'newest', 'oldest'];
+
+function keepOf(text: string | undefined): Keep {
+  if (text === undefined) return 'first';
+  if ((KEEPS as readonly string[]).includes(text)) return text as Keep;
+  throw new UsageError(`--keep must be one of ${KEEPS.join(', ')}, got '${text}'`);
 }
 
 function methodOf(text: string | undefined): Method {

@@ -4,16 +4,17 @@ import { availableParallelism } from 'node:os';
 import type { Readable, Writable } from 'node:stream';
 import { init } from '../wasm/loader.js';
 import { createPool, type Pool } from '../parallel/pool.js';
-import type { DedupOptions } from './args.js';
+import type { DedupOptions, Keep } from './args.js';
 import { FingerprintCollector } from './fingerprints.js';
-import { groupByMinHash, groupNearDuplicates } from './groups.js';
+import { pathFilter } from './globs.js';
+import { type Grouped, decideByMinHash, decideNearDuplicates, groupByMinHash, groupNearDuplicates } from './groups.js';
 import { fingerprintJsonLinesSources } from './pooled-jsonl.js';
 import { SignatureCollector } from './signatures.js';
-import { ProblemLog, describeError } from './problems.js';
+import { IdCheck, ProblemLog, describeError } from './problems.js';
 import { type Progress, type ProgressStream, startProgress } from './progress.js';
-import { readDocuments } from './read.js';
-import { type DedupReport, jsonChunks, tableChunks } from './report.js';
-import { type Source, listSources, totalSize } from './sources.js';
+import { type Item, readDocuments } from './read.js';
+import { type DedupReport, jsonChunks, removedChunks, tableChunks } from './report.js';
+import { type Alias, type Source, listSources, totalSize } from './sources.js';
 
 /** Positions of the MinHash signatures `--method minhash` computes (the library's default). */
 const MINHASH_PERMUTATIONS = 128;
@@ -28,12 +29,24 @@ export interface DedupIo {
   readonly stderr: ProgressStream;
 }
 
-/** Runs `dedup` and returns the exit code: 0 when every input was used, 1 when some were skipped. */
+/** Exit status of a run that read no document at all (every input skipped, or none given). */
+export const EXIT_NO_DOCUMENTS = 3;
+
+/**
+ * Runs `dedup` and returns the exit code: 0 when every input was used, 1 when some were
+ * skipped, {@link EXIT_NO_DOCUMENTS} when no document was read.
+ */
 export async function runDedup(options: DedupOptions, io: DedupIo): Promise<number> {
   await init();
   let progress: Progress | undefined;
-  const problems = new ProblemLog((text) => (progress === undefined ? io.stderr.write(text) : progress.print(text)));
-  const sources = await listSources(options.inputs, (problem) => problems.report(problem));
+  const print = (text: string): void => void (progress === undefined ? io.stderr.write(text) : progress.print(text));
+  const problems = new ProblemLog(print);
+  const ids = new IdCheck(print);
+  const { sources, aliases } = await listSources(
+    options.inputs,
+    (problem) => problems.report(problem),
+    pathFilter(options.include, options.exclude),
+  );
   if (options.jsonl === undefined) {
     const lines = sources.find((source) => source.kind === 'file' && /\.(jsonl|ndjson)$/i.test(source.path));
     if (lines !== undefined && lines.kind === 'file') {
@@ -46,21 +59,50 @@ export async function runDedup(options: DedupOptions, io: DedupIo): Promise<numb
   // One thread needs no workers: the same work runs here.
   const pool = threads === 1 ? undefined : await createPool({ threads });
   try {
-    report = await dedupSources(sources, options, io.stdin, problems, progress, pool);
+    report = await dedupSources(sources, aliases, options, io.stdin, problems, ids, progress, pool);
   } finally {
     progress.finish();
     await pool?.close();
   }
-  await writeAll(io.stdout, options.json ? jsonChunks(report) : tableChunks(report));
+  const chunks = options.removed !== undefined ? removedChunks(report, options.removed === 'nul' ? '\0' : '\n') : options.json ? jsonChunks(report) : tableChunks(report);
+  await writeAll(io.stdout, chunks);
   problems.finish();
-  return problems.count > 0 ? 1 : 0;
+  ids.finish();
+  return report.documents === 0 ? EXIT_NO_DOCUMENTS : problems.count > 0 ? 1 : 0;
+}
+
+/** The priority `--keep` gives a document read here: higher is taken first. */
+function scoreOf(keep: Keep, item: Extract<Item, { kind: 'document' }>): number {
+  switch (keep) {
+    case 'longest':
+      return item.text.length;
+    case 'shortest':
+      return -item.text.length;
+    // Standard input has no time: it is taken last either way.
+    case 'newest':
+      return item.time ?? -Number.MAX_VALUE;
+    case 'oldest':
+      return item.time === undefined ? -Number.MAX_VALUE : -item.time;
+    default:
+      return 0;
+  }
+}
+
+/** The priority of the collected documents, `undefined` for input order. */
+function priorityOf(keep: Keep, scores: readonly number[]): Float64Array | undefined {
+  if (keep === 'first') return undefined;
+  // Later documents first: the position is the score.
+  if (keep === 'last') return Float64Array.from(scores, (_, i) => i);
+  return Float64Array.from(scores);
 }
 
 async function dedupSources(
   sources: readonly Source[],
+  aliases: readonly Alias[],
   options: DedupOptions,
   stdin: Readable,
   problems: ProblemLog,
+  ids: IdCheck,
   progress: Progress,
   pool: Pool | undefined,
 ): Promise<DedupReport> {
@@ -71,14 +113,17 @@ async function dedupSources(
       ? new FingerprintCollector(textOptions, pool)
       : new SignatureCollector({ unit: options.unit, numPerm: MINHASH_PERMUTATIONS, ...size });
   let documents = 0;
-  if (options.jsonl !== undefined && pool !== undefined && collector instanceof FingerprintCollector) {
+  const checkIds = options.jsonl?.id !== undefined;
+  const scoresByPosition = options.keep === 'first' || options.keep === 'last';
+  if (options.jsonl !== undefined && pool !== undefined && collector instanceof FingerprintCollector && scoresByPosition) {
     // The workers parse the records too: splitting and parsing would otherwise keep this thread
-    // busier than the workers.
-    documents = await fingerprintJsonLinesSources(sources, options.jsonl, textOptions, stdin, pool, collector, problems, progress);
+    // busier than the workers. (Priorities from the texts or fields need them here.)
+    documents = await fingerprintJsonLinesSources(sources, options.jsonl, textOptions, stdin, pool, collector, problems, progress, checkIds ? ids : undefined);
   } else {
     for await (const item of readDocuments(sources, options.jsonl, stdin, options.maxBytes)) {
       if (item.kind === 'document') {
-        const wait = collector.add(item.id, item.text);
+        if (checkIds && item.where !== undefined) ids.note(item.id, item.where);
+        const wait = collector.add(item.id, item.text, scoreOf(options.keep, item));
         if (wait !== undefined) await wait;
         documents++;
       } else {
@@ -88,17 +133,25 @@ async function dedupSources(
     }
   }
   const collected = await collector.finish();
-  progress.step(`grouping ${collected.ids.length.toLocaleString('en')} ${options.method === 'simhash' ? 'fingerprints' : 'signatures'}…`);
-  const { fingerprinted, groups } =
-    'signatures' in collected
-      ? {
-          fingerprinted: { ...collected, fingerprints: new BigUint64Array(0) },
-          groups: groupByMinHash(collected.signatures, MINHASH_PERMUTATIONS, options.threshold),
-        }
-      : options.redis === undefined
-        ? { fingerprinted: collected, groups: await groupNearDuplicates(collected.fingerprints, options.distance, pool) }
-        : // Loaded only here: ioredis is an optional peer dependency the plain command must not need.
-          await (await import('./shared-groups.js')).sharedGroups(collected, options.redis, options.distance);
+  progress.step(`${options.grouping === 'decisions' ? 'deciding on' : 'grouping'} ${collected.ids.length.toLocaleString('en')} ${options.method === 'simhash' ? 'fingerprints' : 'signatures'}…`);
+  const priority = priorityOf(options.keep, collected.scores);
+  const decisions = options.grouping === 'decisions';
+  let fingerprinted: DedupReport['fingerprinted'];
+  let grouped: Grouped;
+  if ('signatures' in collected) {
+    fingerprinted = { ...collected, fingerprints: new BigUint64Array(0) };
+    grouped = decisions
+      ? decideByMinHash(collected.signatures, MINHASH_PERMUTATIONS, options.threshold, priority)
+      : groupByMinHash(collected.signatures, MINHASH_PERMUTATIONS, options.threshold);
+  } else if (options.redis === undefined) {
+    fingerprinted = collected;
+    grouped = decisions
+      ? await decideNearDuplicates(collected.fingerprints, options.distance, priority, pool)
+      : await groupNearDuplicates(collected.fingerprints, options.distance, pool);
+  } else {
+    // Loaded only here: ioredis is an optional peer dependency the plain command must not need.
+    ({ fingerprinted, grouped } = await (await import('./shared-decisions.js')).sharedDecisions(collected, options.redis, options.distance));
+  }
   return {
     method: options.method,
     threshold: options.threshold,
@@ -106,9 +159,13 @@ async function dedupSources(
     unit: options.unit,
     size: options.size ?? DEFAULT_SIZE[options.unit],
     weighting: options.weighting,
+    grouping: options.grouping,
+    keep: options.keep,
     documents,
     fingerprinted,
-    groups,
+    groups: grouped.groups,
+    representative: grouped.representative,
+    aliases,
     skipped: problems.kept,
     skippedCount: problems.count,
   };

@@ -13,6 +13,8 @@ export interface Fingerprinted {
   readonly fingerprints: BigUint64Array;
   /** `ids[i]` names `fingerprints[i]`. */
   readonly ids: readonly string[];
+  /** `scores[i]`: the priority of document i (`--keep`), higher taken first. */
+  readonly scores: readonly number[];
   /** Documents without a single shingle (empty, or punctuation only): they are not compared. */
   readonly featureless: readonly string[];
 }
@@ -26,6 +28,7 @@ const BATCH_CHARS = 8 << 20;
 interface PendingBatch {
   readonly texts: string[];
   readonly ids: string[];
+  readonly scores: number[];
   readonly fingerprints: Promise<BigUint64Array>;
 }
 
@@ -39,10 +42,12 @@ export class FingerprintCollector {
   readonly #pending: PendingBatch[] = [];
   #texts: string[] = [];
   #textIds: string[] = [];
+  #textScores: number[] = [];
   #chars = 0;
   #fingerprints = new BigUint64Array(1024);
   #count = 0;
   readonly #ids: string[] = [];
+  readonly #scores: number[] = [];
   readonly #featureless: string[] = [];
 
   constructor(options: TextOptions, pool?: Pool) {
@@ -54,9 +59,10 @@ export class FingerprintCollector {
    * Adds a document; its text is released once its batch is fingerprinted. Returns a promise
    * when the caller should wait before adding more (the workers have enough to do).
    */
-  add(id: string, text: string): Promise<void> | undefined {
+  add(id: string, text: string, score = 0): Promise<void> | undefined {
     this.#texts.push(text);
     this.#textIds.push(id);
+    this.#textScores.push(score);
     this.#chars += text.length;
     if (this.#texts.length < BATCH_DOCUMENTS && this.#chars < BATCH_CHARS) return undefined;
     if (this.#pool === undefined) {
@@ -69,16 +75,17 @@ export class FingerprintCollector {
 
   /**
    * Adds documents fingerprinted elsewhere (a pool's workers read them): `fingerprints[i]` is
-   * that of the document `idOf(i)`, and the positions in `featureless` are texts without shingles.
+   * that of the document `idOf(i)` (priority `scoreOf(i)`, default 0), and the positions in
+   * `featureless` are texts without shingles.
    */
-  addFingerprinted(fingerprints: BigUint64Array, featureless: Uint32Array, idOf: (i: number) => string): void {
+  addFingerprinted(fingerprints: BigUint64Array, featureless: Uint32Array, idOf: (i: number) => string, scoreOf?: (i: number) => number): void {
     let next = 0;
     for (let i = 0; i < fingerprints.length; i++) {
       if (next < featureless.length && featureless[next] === i) {
         this.#featureless.push(idOf(i));
         next++;
       } else {
-        this.#store(fingerprints[i]!, idOf(i));
+        this.#store(fingerprints[i]!, idOf(i), scoreOf?.(i) ?? 0);
       }
     }
   }
@@ -94,13 +101,14 @@ export class FingerprintCollector {
     return {
       fingerprints: this.#fingerprints.subarray(0, this.#count),
       ids: this.#ids,
+      scores: this.#scores,
       featureless: this.#featureless,
     };
   }
 
   #flush(): void {
     if (this.#texts.length === 0) return;
-    this.#storeBatch(fingerprintMany(this.#texts, this.#options), this.#texts, this.#textIds);
+    this.#storeBatch(fingerprintMany(this.#texts, this.#options), this.#texts, this.#textIds, this.#textScores);
     this.#clear();
   }
 
@@ -109,26 +117,27 @@ export class FingerprintCollector {
     // Awaited in order by #storeOldest; marked handled so that a failure while older batches
     // are awaited is not reported as unhandled.
     fingerprints.catch(() => undefined);
-    this.#pending.push({ texts: this.#texts, ids: this.#textIds, fingerprints });
+    this.#pending.push({ texts: this.#texts, ids: this.#textIds, scores: this.#textScores, fingerprints });
     this.#clear();
   }
 
   async #storeOldest(): Promise<void> {
     const batch = this.#pending.shift()!;
-    this.#storeBatch(await batch.fingerprints, batch.texts, batch.ids);
+    this.#storeBatch(await batch.fingerprints, batch.texts, batch.ids, batch.scores);
   }
 
   #clear(): void {
     this.#texts = [];
     this.#textIds = [];
+    this.#textScores = [];
     this.#chars = 0;
   }
 
-  #storeBatch(batch: BigUint64Array, texts: readonly string[], ids: readonly string[]): void {
-    this.addFingerprinted(batch, featurelessPositions(texts, batch, this.#options), (i) => ids[i] ?? '');
+  #storeBatch(batch: BigUint64Array, texts: readonly string[], ids: readonly string[], scores: readonly number[]): void {
+    this.addFingerprinted(batch, featurelessPositions(texts, batch, this.#options), (i) => ids[i] ?? '', (i) => scores[i] ?? 0);
   }
 
-  #store(fingerprint: bigint, id: string): void {
+  #store(fingerprint: bigint, id: string, score: number): void {
     if (this.#count === this.#fingerprints.length) {
       const grown = new BigUint64Array(this.#fingerprints.length * 2);
       grown.set(this.#fingerprints);
@@ -136,5 +145,6 @@ export class FingerprintCollector {
     }
     this.#fingerprints[this.#count++] = fingerprint;
     this.#ids.push(id);
+    this.#scores.push(score);
   }
 }

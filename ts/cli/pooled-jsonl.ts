@@ -8,7 +8,7 @@ import type { Pool } from '../parallel/pool.js';
 import type { TextOptions } from '../shared/types.js';
 import type { JsonLinesFormat } from './args.js';
 import type { FingerprintCollector } from './fingerprints.js';
-import type { ProblemLog } from './problems.js';
+import type { IdCheck, ProblemLog } from './problems.js';
 import type { Progress } from './progress.js';
 import { type ReadFailure, jsonLinesBytes } from './read.js';
 import { type Source, sourceName } from './sources.js';
@@ -23,6 +23,7 @@ export async function fingerprintJsonLinesSources(
   collector: FingerprintCollector,
   problems: ProblemLog,
   progress: Progress,
+  ids: IdCheck | undefined,
 ): Promise<number> {
   let documents = 0;
   for (const source of sources) {
@@ -33,6 +34,7 @@ export async function fingerprintJsonLinesSources(
     for await (const batch of pool.fingerprintJsonLines(bytes, options)) {
       // Reported in line order, as reading on this thread does: skipped lines, then records, per batch.
       for (const skip of batch.skipped) problems.report({ input: `${name}:${skip.line}`, reason: skip.reason });
+      if (ids !== undefined && batch.ids !== undefined) batch.ids.forEach((id, i) => ids.note(id, `${name}:${batch.lines[i]}`));
       collector.addFingerprinted(batch.fingerprints, batch.featureless, (i) => batch.ids?.[i] ?? `${name}:${batch.lines[i]}`);
       documents += batch.fingerprints.length;
       progress.advance(batch.bytes, documents);

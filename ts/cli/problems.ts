@@ -75,3 +75,41 @@ export function describeError(error: unknown): string {
       return error instanceof Error ? error.message : String(error);
   }
 }
+
+/**
+ * Warns when a JSON Lines id names a second record (`--id`): both are still read and decided
+ * on, but a script acting on ids could not tell them apart. Ids are compared as printed, so the
+ * number 7 and the string "7" are the same id.
+ */
+export class IdCheck {
+  readonly #write: (text: string) => void;
+  readonly #firstSeen = new Map<string, string>();
+  readonly #print: number;
+  #count = 0;
+
+  constructor(write: (text: string) => void, print = 50) {
+    this.#write = write;
+    this.#print = print;
+  }
+
+  /** Notes the id of the record at `where` (`<input>:<line>`). */
+  note(id: string, where: string): void {
+    const first = this.#firstSeen.get(id);
+    if (first === undefined) {
+      this.#firstSeen.set(id, where);
+      return;
+    }
+    this.#count++;
+    if (this.#count <= this.#print) this.#write(`simhash-wasm: warning: ${where} has the id ${JSON.stringify(id)} of ${first}\n`);
+  }
+
+  /** Records whose id an earlier record has. */
+  get count(): number {
+    return this.#count;
+  }
+
+  /** Prints the total when some repeated ids went unprinted. */
+  finish(): void {
+    if (this.#count > this.#print) this.#write(`simhash-wasm: warning: ${this.#count} records in all have the id of an earlier record\n`);
+  }
+}

@@ -11,7 +11,16 @@ import { type Source, sourceName } from './sources.js';
 
 /** A document, or an input skipped, with the input bytes consumed since the previous item. */
 export type Item =
-  | { readonly kind: 'document'; readonly id: string; readonly text: string; readonly bytes: number }
+  | {
+      readonly kind: 'document';
+      readonly id: string;
+      readonly text: string;
+      readonly bytes: number;
+      /** A file's modification time, or a JSON Lines record's time field (`--keep-field`). */
+      readonly time: number | undefined;
+      /** Where a JSON Lines record is: `<input>:<line>`. */
+      readonly where: string | undefined;
+    }
   | { readonly kind: 'skipped'; readonly input: string; readonly reason: string; readonly bytes: number };
 
 /**
@@ -82,7 +91,8 @@ async function readWhole(source: Source, stdin: Readable, maxBytes: number): Pro
       }
       chunks.push(bytes);
     }
-    return { kind: 'document', id: name, text: decoder.decode(Buffer.concat(chunks, total)), bytes: total };
+    const time = source.kind === 'file' ? source.modified : undefined;
+    return { kind: 'document', id: name, text: decoder.decode(Buffer.concat(chunks, total)), bytes: total, time, where: undefined };
   } catch (error) {
     // Decoding can still fail on what fits in maxBytes but not in a JavaScript string.
     const reason = error instanceof RangeError ? `${tooLarge}: ${error.message}` : describeError(error);
@@ -116,7 +126,10 @@ async function* readJsonLines(source: Source, format: JsonLinesFormat, stdin: Re
       const bytes = unreported;
       unreported = 0;
       if ('reason' in parsed) yield { kind: 'skipped', input: `${name}:${lineNumber}`, reason: parsed.reason, bytes };
-      else yield { kind: 'document', id: parsed.id ?? `${name}:${lineNumber}`, text: parsed.text, bytes };
+      else {
+        const where = `${name}:${lineNumber}`;
+        yield { kind: 'document', id: parsed.id ?? where, text: parsed.text, bytes, time: parsed.time, where };
+      }
     }
   }
 

@@ -1,9 +1,10 @@
 /** The result of a dedup run, as a readable table or as JSON, produced a piece at a time. */
 
-import type { Method, Unit, Weighting } from './args.js';
+import type { Grouping, Keep, Method, Unit, Weighting } from './args.js';
 import type { Fingerprinted } from './fingerprints.js';
 import type { Group } from './groups.js';
 import type { Problem } from './problems.js';
+import type { Alias } from './sources.js';
 
 /** Everything the output shows. */
 export interface DedupReport {
@@ -15,10 +16,17 @@ export interface DedupReport {
   readonly unit: Unit;
   readonly size: number;
   readonly weighting: Weighting;
+  readonly grouping: Grouping;
+  readonly keep: Keep;
   /** Documents read, with and without words. */
   readonly documents: number;
   readonly fingerprinted: Fingerprinted;
+  /** With decisions, each group's first member is kept and the others are to be removed. */
   readonly groups: readonly Group[];
+  /** With decisions: for each fingerprinted document, the position of the kept one it duplicates, or its own. */
+  readonly representative: Uint32Array | undefined;
+  /** Paths of files read under another path: never kept or removed on their own. */
+  readonly aliases: readonly Alias[];
   /** The first skipped inputs (see `skippedCount` for all of them). */
   readonly skipped: readonly Problem[];
   readonly skippedCount: number;
@@ -27,54 +35,96 @@ export interface DedupReport {
 /** The human-readable report, in pieces so that a million groups never form one string. */
 export function* tableChunks(report: DedupReport): Generator<string> {
   const { fingerprinted, groups } = report;
+  const decisions = report.grouping === 'decisions';
   for (const [g, group] of groups.entries()) {
     let text = `${g === 0 ? '' : '\n'}Group ${g + 1} (${plural(group.members.length, 'document')})\n`;
+    const first = (k: number): boolean => decisions && k === 0;
     if (group.similarity !== undefined) {
       const similarity = group.similarity;
       text += '  similarity  document\n';
       group.members.forEach((position, k) => {
-        text += `  ${(similarity[k] ?? 0).toFixed(3).padStart(10)}  ${fingerprinted.ids[position]}\n`;
+        const shown = first(k) ? 'kept' : (similarity[k] ?? 0).toFixed(3);
+        text += `  ${shown.padStart(10)}  ${fingerprinted.ids[position]}\n`;
       });
     } else {
       text += '  distance  fingerprint       document\n';
       group.members.forEach((position, k) => {
-        const bits = String(group.bits[k]).padStart(8);
+        const bits = (first(k) ? 'kept' : String(group.bits[k])).padStart(8);
         text += `  ${bits}  ${hex(fingerprinted.fingerprints[position] ?? 0n)}  ${fingerprinted.ids[position]}\n`;
       });
     }
     yield text;
   }
+  let before = groups.length > 0;
   const featureless = fingerprinted.featureless;
   if (featureless.length > 0) {
-    yield `${groups.length > 0 ? '\n' : ''}Without words, so never grouped: ${plural(featureless.length, 'document')}\n`;
+    yield `${before ? '\n' : ''}Without words, so never compared (kept): ${plural(featureless.length, 'document')}\n`;
     for (const id of featureless) yield `  ${id}\n`;
+    before = true;
   }
-  yield `${groups.length > 0 || featureless.length > 0 ? '\n' : ''}${summary(report)}\n`;
+  if (report.aliases.length > 0) {
+    yield `${before ? '\n' : ''}Other paths of files read above (links; never kept or removed on their own): ${count(report.aliases.length)}\n`;
+    for (const alias of report.aliases) yield `  ${alias.path} -> ${alias.of}\n`;
+    before = true;
+  }
+  yield `${before ? '\n' : ''}${summary(report)}\n`;
 }
 
 function summary(report: DedupReport): string {
   if (report.documents === 0) return 'No documents to compare.';
   const grouped = report.groups.reduce((sum, group) => sum + group.members.length, 0);
   const unique = report.fingerprinted.ids.length - grouped;
-  const parts = [
-    grouped === 0 ? 'no near-duplicates' : `${count(grouped)} in ${plural(report.groups.length, 'group')} of near-duplicates`,
-    `${count(unique)} unique`,
-  ];
+  const parts =
+    report.grouping === 'decisions'
+      ? [
+          grouped === 0
+            ? 'no near-duplicates'
+            : `${count(grouped - report.groups.length)} to remove as near-duplicates of ${count(report.groups.length)} kept`,
+          `${count(unique)} unique`,
+        ]
+      : [grouped === 0 ? 'no near-duplicates' : `${count(grouped)} in ${plural(report.groups.length, 'group')} of near-duplicates (connected components)`, `${count(unique)} unique`];
   if (report.fingerprinted.featureless.length > 0) parts.push(`${count(report.fingerprinted.featureless.length)} without words`);
   const settings =
     report.method === 'minhash'
       ? `MinHash similarity ≥ ${report.threshold}, ${report.unit} ${report.size}-shingles`
       : `distance ≤ ${report.distance} bits, ${report.unit} ${report.size}-shingles, ${report.weighting} weighting`;
-  return `${plural(report.documents, 'document')}: ${parts.join(', ')} (${settings}).`;
+  const keep = report.grouping === 'decisions' && report.keep !== 'first' ? `, keeping the ${report.keep}` : '';
+  return `${plural(report.documents, 'document')}: ${parts.join(', ')} (${settings}${keep}).`;
 }
 
-/** The report as one JSON object (see the README for its fields), one group per line. */
+/**
+ * The documents to remove (`--removed`), in input order, each followed by `end` (a newline, or
+ * NUL for `xargs -0`): every one is within the threshold of a kept document.
+ */
+export function* removedChunks(report: DedupReport, end: string): Generator<string> {
+  const representative = report.representative;
+  if (representative === undefined) return;
+  const ids = report.fingerprinted.ids;
+  let text = '';
+  for (let i = 0; i < representative.length; i++) {
+    if (representative[i] === i) continue;
+    text += `${ids[i]}${end}`;
+    if (text.length >= 65536) {
+      yield text;
+      text = '';
+    }
+  }
+  if (text !== '') yield text;
+}
+
+/** The report as one JSON object (see the README for its fields), one group or decision per line. */
 export function* jsonChunks(report: DedupReport): Generator<string> {
   const { fingerprinted } = report;
-  const header =
+  const settings =
     report.method === 'minhash'
-      ? { method: report.method, threshold: report.threshold, unit: report.unit, size: report.size, documents: report.documents }
-      : { distance: report.distance, unit: report.unit, size: report.size, weighting: report.weighting, documents: report.documents };
+      ? { method: report.method, threshold: report.threshold, unit: report.unit, size: report.size }
+      : { method: report.method, distance: report.distance, unit: report.unit, size: report.size, weighting: report.weighting };
+  const header = {
+    ...settings,
+    grouping: report.grouping,
+    ...(report.grouping === 'decisions' ? { keep: report.keep } : {}),
+    documents: report.documents,
+  };
   yield `${JSON.stringify(header).slice(0, -1)},\n"groups":[`;
   for (const [g, group] of report.groups.entries()) {
     const similarity = group.similarity;
@@ -85,8 +135,34 @@ export function* jsonChunks(report: DedupReport): Generator<string> {
     );
     yield `${g === 0 ? '\n' : ',\n'}${JSON.stringify({ members })}`;
   }
-  yield `\n],\n"featureless":${JSON.stringify(fingerprinted.featureless)},\n`;
+  yield '\n],\n';
+  const representative = report.representative;
+  if (representative !== undefined) {
+    yield '"decisions":[';
+    const measure = measureOf(report);
+    for (let i = 0; i < representative.length; i++) {
+      const kept = representative[i]!;
+      const decision =
+        kept === i
+          ? { id: fingerprinted.ids[i], kept: true }
+          : { id: fingerprinted.ids[i], kept: false, representative: fingerprinted.ids[kept], ...measure(i) };
+      yield `${i === 0 ? '\n' : ',\n'}${JSON.stringify(decision)}`;
+    }
+    yield '\n],\n';
+  }
+  yield `"featureless":${JSON.stringify(fingerprinted.featureless)},\n"aliases":${JSON.stringify(report.aliases)},\n`;
   yield `"skipped":${JSON.stringify(report.skipped)},\n"skippedCount":${report.skippedCount}}\n`;
+}
+
+/** The distance (SimHash) or similarity (MinHash) of each removed document to its representative. */
+function measureOf(report: DedupReport): (i: number) => { distance: number } | { similarity: number } {
+  const byPosition = new Map<number, { distance: number } | { similarity: number }>();
+  for (const group of report.groups) {
+    group.members.forEach((position, k) => {
+      byPosition.set(position, group.similarity !== undefined ? { similarity: group.similarity[k]! } : { distance: group.bits[k]! });
+    });
+  }
+  return (i) => byPosition.get(i)!;
 }
 
 function hex(fingerprint: bigint): string {

@@ -13,6 +13,8 @@ export interface Signed {
   readonly signatures: Uint32Array;
   /** `ids[i]` names signature i. */
   readonly ids: readonly string[];
+  /** `scores[i]`: the priority of document i (`--keep`), higher taken first. */
+  readonly scores: readonly number[];
   /** Documents without a single shingle: they are not compared. */
   readonly featureless: readonly string[];
 }
@@ -27,10 +29,12 @@ export class SignatureCollector {
   readonly #options: MinHashOptions & { readonly numPerm: number };
   #texts: string[] = [];
   #textIds: string[] = [];
+  #textScores: number[] = [];
   #chars = 0;
   #signatures: Uint32Array;
   #count = 0;
   readonly #ids: string[] = [];
+  readonly #scores: number[] = [];
   readonly #featureless: string[] = [];
 
   constructor(options: MinHashOptions & { readonly numPerm: number }) {
@@ -39,9 +43,10 @@ export class SignatureCollector {
   }
 
   /** Adds a document; its text is released once its batch is signed. */
-  add(id: string, text: string): void {
+  add(id: string, text: string, score = 0): void {
     this.#texts.push(text);
     this.#textIds.push(id);
+    this.#textScores.push(score);
     this.#chars += text.length;
     if (this.#texts.length >= BATCH_DOCUMENTS || this.#chars >= BATCH_CHARS) this.#flush();
   }
@@ -49,7 +54,7 @@ export class SignatureCollector {
   /** Signs what is left and returns everything collected. */
   finish(): Signed {
     this.#flush();
-    return { signatures: this.#signatures.subarray(0, this.#count * this.#options.numPerm), ids: this.#ids, featureless: this.#featureless };
+    return { signatures: this.#signatures.subarray(0, this.#count * this.#options.numPerm), ids: this.#ids, scores: this.#scores, featureless: this.#featureless };
   }
 
   #flush(): void {
@@ -64,15 +69,16 @@ export class SignatureCollector {
       if (signature.every((v) => v === 0xffff_ffff) && features(this.#texts[i] ?? '', this.#options).length === 0) {
         this.#featureless.push(id);
       } else {
-        this.#store(signature, id);
+        this.#store(signature, id, this.#textScores[i] ?? 0);
       }
     }
     this.#texts = [];
     this.#textIds = [];
+    this.#textScores = [];
     this.#chars = 0;
   }
 
-  #store(signature: Uint32Array, id: string): void {
+  #store(signature: Uint32Array, id: string, score: number): void {
     const k = this.#options.numPerm;
     if ((this.#count + 1) * k > this.#signatures.length) {
       const grown = new Uint32Array(this.#signatures.length * 2);
@@ -82,5 +88,6 @@ export class SignatureCollector {
     this.#signatures.set(signature, this.#count * k);
     this.#count++;
     this.#ids.push(id);
+    this.#scores.push(score);
   }
 }

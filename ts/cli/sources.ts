@@ -2,7 +2,7 @@
 
 import type { Stats } from 'node:fs';
 import { lstat, readdir, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import { type Problem, describeError } from './problems.js';
 
 /** One thing to read: a file (or a pipe named on the command line) or standard input. */
@@ -12,6 +12,8 @@ export type Source =
       readonly path: string;
       /** Size in bytes for the progress bar; `undefined` for pipes and devices. */
       readonly size: number | undefined;
+      /** Last modification, in milliseconds since 1970 (`--keep newest`); `undefined` for pipes. */
+      readonly modified: number | undefined;
     }
   | { readonly kind: 'stdin' };
 
@@ -20,19 +22,39 @@ export function sourceName(source: Source): string {
   return source.kind === 'stdin' ? '<stdin>' : source.path;
 }
 
+/** A path that names a file already listed: read once, under the other path. */
+export interface Alias {
+  readonly path: string;
+  /** The path the file is read under. */
+  readonly of: string;
+}
+
+/** What the inputs name: the sources to read, and the other paths of files among them. */
+export interface SourceList {
+  readonly sources: Source[];
+  readonly aliases: Alias[];
+}
+
 /**
  * Every file to read, in command-line order, directories expanded recursively in name order.
  *
  * Inside directories, names starting with `.` are skipped (so a `.git` directory is not read as
- * documents), directories reached twice through symbolic links are walked once, and anything
- * other than a regular file is reported. Paths named on the command line are read whatever they
- * are, so `<(command)` works.
+ * documents), files whose path below the directory `accept` refuses are left out, directories
+ * reached twice through symbolic links are walked once, and anything other than a regular file
+ * is reported. Paths named on the command line are read whatever they are, so `<(command)`
+ * works. A file reached by several paths (symbolic or hard links) is one document: it is read
+ * under the first path that is not a symbolic link (else the first path), and the other paths
+ * are listed as its aliases, so a link is never kept in place of the file it points to.
  */
-export async function listSources(inputs: readonly string[], report: (problem: Problem) => void): Promise<Source[]> {
-  const sources: Source[] = [];
+export async function listSources(
+  inputs: readonly string[],
+  report: (problem: Problem) => void,
+  accept: (path: string) => boolean = () => true,
+): Promise<SourceList> {
+  const found: { source: Source; key: string | undefined; link: boolean }[] = [];
   const walked = new Set<string>();
 
-  async function add(path: string, named: boolean): Promise<void> {
+  async function add(path: string, root: string | undefined): Promise<void> {
     let info: Stats;
     try {
       info = await stat(path);
@@ -47,17 +69,19 @@ export async function listSources(inputs: readonly string[], report: (problem: P
       const key = `${info.dev}:${info.ino}`;
       if (walked.has(key)) return;
       walked.add(key);
-      await walk(path);
+      await walk(path, root ?? path);
     } else if (info.isFile()) {
-      sources.push({ kind: 'file', path, size: info.size });
-    } else if (named) {
-      sources.push({ kind: 'file', path, size: undefined });
+      if (root !== undefined && !accept(relative(root, path).split(sep).join('/'))) return;
+      const link = (await lstat(path).catch(() => null))?.isSymbolicLink() === true;
+      found.push({ source: { kind: 'file', path, size: info.size, modified: info.mtimeMs }, key: `${info.dev}:${info.ino}`, link });
+    } else if (root === undefined) {
+      found.push({ source: { kind: 'file', path, size: undefined, modified: undefined }, key: undefined, link: false });
     } else {
       report({ input: path, reason: 'not a regular file' });
     }
   }
 
-  async function walk(directory: string): Promise<void> {
+  async function walk(directory: string, root: string): Promise<void> {
     let names: string[];
     try {
       names = await readdir(directory);
@@ -68,15 +92,33 @@ export async function listSources(inputs: readonly string[], report: (problem: P
     // Code-unit order, not locale order: the same tree gives the same output everywhere.
     names.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     for (const name of names) {
-      if (!name.startsWith('.')) await add(join(directory, name), false);
+      if (!name.startsWith('.')) await add(join(directory, name), root);
     }
   }
 
   for (const input of inputs) {
-    if (input === '-') sources.push({ kind: 'stdin' });
-    else await add(input, true);
+    if (input === '-') found.push({ source: { kind: 'stdin' }, key: undefined, link: false });
+    else await add(input, undefined);
   }
-  return sources;
+  return withoutAliases(found);
+}
+
+/** Keeps one path per file: the first that is not a symbolic link, else the first. */
+function withoutAliases(found: readonly { source: Source; key: string | undefined; link: boolean }[]): SourceList {
+  const readAs = new Map<string, number>();
+  found.forEach(({ key, link }, k) => {
+    if (key === undefined) return;
+    const chosen = readAs.get(key);
+    if (chosen === undefined || (found[chosen]!.link && !link)) readAs.set(key, k);
+  });
+  const sources: Source[] = [];
+  const aliases: Alias[] = [];
+  found.forEach(({ source, key }, k) => {
+    const chosen = key === undefined ? k : readAs.get(key)!;
+    if (chosen === k) sources.push(source);
+    else aliases.push({ path: sourceName(source), of: sourceName(found[chosen]!.source) });
+  });
+  return { sources, aliases };
 }
 
 /** Total bytes to read, when every source's size is known. */

@@ -4,7 +4,9 @@ import { DEFAULT_DISTANCE, DEFAULT_THRESHOLD, DEFAULT_WEIGHTING } from './args.j
 
 /** The synopsis, also printed after a usage error. */
 export const USAGE = `usage: simhash-wasm dedup <files | directories | -> [--distance N] [--unit word|char]
-           [--size N] [--weighting binary|tf] [--json] [--jsonl [--field F] [--id F]]
+           [--size N] [--weighting binary|tf] [--keep first|last|longest|shortest|newest|oldest]
+           [--groups decisions|components] [--json | --removed [--null]]
+           [--include GLOB] [--exclude GLOB] [--jsonl [--field F] [--id F] [--keep-field F]]
            [--max-bytes N] [--threads N] [--redis URL [--index NAME]]
        simhash-wasm dedup <files | directories | -> --method minhash [--threshold J] ...`;
 
@@ -17,6 +19,8 @@ Inputs
   FILE                one document; binary files (a NUL byte in the first KB) and files
                       larger than --max-bytes are skipped, after reading at most that much
   DIRECTORY           every file below it, in name order; names starting with '.' are skipped
+  A file reached by several paths (symbolic or hard links) is one document, read under
+  its first path that is not a symbolic link; the other paths are listed as its aliases.
   -                   standard input: one document, or JSON Lines with --jsonl
   Text is read as UTF-8; invalid bytes become U+FFFD.
 
@@ -34,31 +38,54 @@ Options
   --weighting binary|tf
                       simhash: binary: each distinct shingle counts once; tf: every occurrence
                       counts (default ${DEFAULT_WEIGHTING}, as in the library)
+  --keep first|last|longest|shortest|newest|oldest
+                      which document of a family is kept: documents are taken in this
+                      order (input order, its reverse, most or fewest characters, latest
+                      or earliest modification time; default first)
+  --groups decisions|components
+                      decisions: each group is a kept document and those to remove for it
+                      (default); components: documents joined by chains of near pairs,
+                      which can reach far beyond the threshold (nothing to delete by)
   --json              print one JSON object instead of a table
+  --removed           print only the documents to remove, one a line
+  -0, --null          with --removed: end each with NUL instead of a newline (xargs -0)
+  --include GLOB      inside directories, read only files whose path below the directory
+                      matches GLOB (* and ? within a name, ** across directories, [a-z],
+                      {a,b}; a glob without / matches the file name); repeatable
+  --exclude GLOB      inside directories, skip files matching GLOB; repeatable
   --jsonl             inputs are JSON Lines: one JSON object per line
   --field F           the field holding the text (default text); needs --jsonl
-  --id F              the field naming each document (default <input>:<line>); needs --jsonl
+  --id F              the field naming each document (default <input>:<line>); needs --jsonl;
+                      a repeated id is warned about with both records' <input>:<line>
+  --keep-field F      with --jsonl and --keep newest or oldest: the field holding each
+                      record's time (a number, or a date such as 2024-05-01T12:00:00Z)
   --max-bytes N       largest file read as one document, in bytes, with an optional K, M
                       or G suffix (default 64M, at most 512M); a run's memory peaks at
                       six to seven times the largest document read
   --threads N         worker threads that fingerprint and group, 1..256 (default: one per
                       available core); the output is the same for every N
   --redis URL         dedup against a shared index in Redis or Redis Cluster
-                      (redis://host:port of any node): add these documents to it and
-                      group them with every document any process added (needs ioredis)
+                      (redis://host:port of any node): a document is removed when the
+                      index holds a kept document within --distance, else it is kept and
+                      added; processes take turns a batch at a time (needs ioredis)
   --index NAME        the shared index (default dedup); processes naming the same index
-                      get the groups one process would get over all their inputs
+                      decide against every document any of them kept
   -h, --help          print this help
   -v, --version       print the version
 
 Output
-  Groups of near-duplicates: documents linked by chains of pairs at most N bits apart
-  (minhash: at least J similar, sharing an LSH band), each listed with its distance in bits
-  (minhash: its estimated similarity) from the group's first document. Documents
-  with no words (empty, punctuation only) are listed apart and never grouped.
+  Decisions, by one rule: documents are taken in --keep order; a document is removed when a
+  document already kept is within the threshold (--distance bits, or --threshold similarity),
+  and names the closest such one (ties to the one taken first); otherwise it is kept. Each
+  group shows a kept document and those to remove for it, with their distance in bits
+  (minhash: estimated similarity) to it. So every removed document is a near-duplicate of
+  a kept one, and no two kept documents are near-duplicates (MinHash: unless LSH misses
+  them, at the rate its bands are planned for). Documents with no words (empty,
+  punctuation only) are listed apart, kept, and never compared.
 
 Exit status
   0  done, every input read
   1  done, but some inputs were skipped or unreadable (reported on standard error)
   2  usage error, or a failure that stopped the run
+  3  no document was read (no inputs found, or every one skipped)
 `;

@@ -8,6 +8,7 @@
 
 export { createPool, type JsonLinesBatch, type JsonLinesOptions, Pool, type PoolOptions } from './pool.js';
 export { ShardedIndex, type ShardedIndexOptions } from './sharded-index.js';
+export type { DecideOptions, SimHashDecisions } from '../shared/decide.js';
 export type {
   FindAllOptions,
   FindClustersOptions,

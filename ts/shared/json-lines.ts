@@ -9,12 +9,19 @@ export interface JsonLinesFields {
   readonly field: string;
   /** Field holding each record's id (a string or a finite number); `undefined`: records have none. */
   readonly id: string | undefined;
+  /**
+   * Field holding each record's time (a finite number, or a string `Date.parse` reads), for
+   * choosing the newest or oldest; `undefined`: records have none.
+   */
+  readonly time?: string | undefined;
 }
 
 /** A record's text and, when `fields.id` names a field, its id. */
 export interface JsonRecord {
   readonly text: string;
   readonly id: string | undefined;
+  /** The record's time as a number (milliseconds for a date), when `fields.time` is set. */
+  readonly time?: number;
 }
 
 /**
@@ -33,11 +40,22 @@ export function parseRecord(line: string, fields: JsonLinesFields): JsonRecord |
   const record = value as Record<string, unknown>;
   const text = record[fields.field];
   if (typeof text !== 'string') return { reason: `no string field '${fields.field}'` };
-  if (fields.id === undefined) return { text, id: undefined };
-  const id = record[fields.id];
-  if (typeof id === 'string') return { text, id };
-  if (typeof id === 'number' && Number.isFinite(id)) return { text, id: String(id) };
-  return { reason: `no string or number field '${fields.id}'` };
+  let id: string | undefined;
+  if (fields.id !== undefined) {
+    const value = record[fields.id];
+    if (typeof value === 'string') id = value;
+    else if (typeof value === 'number' && Number.isFinite(value)) id = String(value);
+    else return { reason: `no string or number field '${fields.id}'` };
+  }
+  if (fields.time === undefined) return { text, id };
+  const time = timeOf(record[fields.time]);
+  if (time === undefined) return { reason: `no number or date in field '${fields.time}'` };
+  return { text, id, time };
+}
+
+function timeOf(value: unknown): number | undefined {
+  const time = typeof value === 'number' ? value : typeof value === 'string' ? Date.parse(value) : Number.NaN;
+  return Number.isFinite(time) ? time : undefined;
 }
 
 /** The records of a block of lines, numbered from 1 within the block. */
