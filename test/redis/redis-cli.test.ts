@@ -1,6 +1,6 @@
 // `simhash-wasm dedup --redis URL --index NAME` (the built command line, as users run it) against
-// a real cluster: one process gives the groups the plain command gives, and several processes
-// running at once over parts of the input give, merged, the same groups.
+// a real cluster: one process decides as the plain command does, and several processes running
+// at once over parts of the input keep the rule between them.
 
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -48,27 +48,20 @@ function file(name: string, lines: readonly string[]): string {
 
 interface Report {
   groups: { members: { id: string; distance: number }[] }[];
+  decisions: { id: string; kept: boolean; representative?: string; distance?: number }[];
 }
 
-/** Groups as sorted lists of ids, sorted, for comparing runs. */
-function groupsOf(reports: readonly Report[]): string[][] {
-  // Merge groups sharing a document: what every process saw, put together.
-  const parent = new Map<string, string>();
-  const find = (id: string): string => {
-    let at = id;
-    while (parent.get(at) !== at) at = parent.get(at)!;
-    return at;
-  };
+/** Each document's decision, from the reports of every process. */
+function decisionsOf(reports: readonly Report[]): Map<string, Report['decisions'][number]> {
+  const all = new Map<string, Report['decisions'][number]>();
   for (const report of reports) {
-    for (const group of report.groups) {
-      const ids = group.members.map((member) => member.id);
-      for (const id of ids) if (!parent.has(id)) parent.set(id, id);
-      for (const id of ids.slice(1)) parent.set(find(id), find(ids[0]!));
+    for (const decision of report.decisions) {
+      // A process lists the representatives other processes kept as kept documents too.
+      if (all.has(decision.id) && decision.kept && !all.get(decision.id)!.kept) continue;
+      all.set(decision.id, decision);
     }
   }
-  const byRoot = new Map<string, string[]>();
-  for (const id of parent.keys()) byRoot.set(find(id), [...(byRoot.get(find(id)) ?? []), id]);
-  return Array.from(byRoot.values(), (ids) => ids.sort()).sort((a, b) => (a[0]! < b[0]! ? -1 : 1));
+  return all;
 }
 
 function runSync(args: readonly string[]): { status: number | null; stdout: string; stderr: string } {
@@ -93,28 +86,46 @@ describe('dedup --redis', () => {
   const all = file('all.jsonl', lines);
   const options = ['--jsonl', '--id', 'id', '--json', '--distance', '6'];
 
-  it('gives the groups of the plain command, from one process or from several at once', async () => {
+  it('decides as the plain command does from one process, and keeps the rule with several at once', async () => {
+    const api = await import('../../ts/index.js');
+    await api.init();
+    const textOf = new Map(lines.map((line) => JSON.parse(line) as { id: string; text: string }).map((r) => [r.id, r.text]));
+    const bits = (a: string, b: string): number =>
+      api.numDifferingBits(api.fingerprint(textOf.get(a)!, { weighting: 'binary' }), api.fingerprint(textOf.get(b)!, { weighting: 'binary' }));
+    /** The rule's guarantees over the decisions of every process. */
+    const expectTheRule = (decisions: Map<string, Report['decisions'][number]>): string[] => {
+      expect([...decisions.keys()].sort()).toEqual([...textOf.keys()].sort());
+      const kept = [...decisions.values()].filter((d) => d.kept).map((d) => d.id);
+      for (const d of decisions.values()) {
+        if (d.kept) continue;
+        expect(decisions.get(d.representative!)?.kept, d.id).toBe(true);
+        expect(bits(d.id, d.representative!)).toBe(d.distance);
+        expect(d.distance).toBeLessThanOrEqual(6);
+      }
+      for (const a of kept) for (const b of kept) if (a < b) expect(bits(a, b), `${a} ~ ${b}`).toBeGreaterThan(6);
+      return kept.sort();
+    };
+
     const plain = runSync([all, ...options]);
     expect(plain.status, plain.stderr).toBe(0);
-    const expected = groupsOf([JSON.parse(plain.stdout) as Report]);
-    expect(expected.length).toBeGreaterThan(10);
+    const expected = JSON.parse(plain.stdout) as Report;
+    expect(expected.groups.length).toBeGreaterThan(10);
 
     const one = runSync([all, ...options, '--redis', servers().url, '--index', uniqueName('cli-one')]);
     expect(one.status, one.stderr).toBe(0);
-    expect(groupsOf([JSON.parse(one.stdout) as Report])).toEqual(expected);
+    expect((JSON.parse(one.stdout) as Report).decisions).toEqual(expected.decisions);
 
+    // Four processes at once, each with a quarter of the documents, take turns a batch at a time.
     const index = uniqueName('cli-many');
     const parts = [0, 1, 2, 3].map((p) => file(`part-${p}.jsonl`, lines.filter((_, k) => k % 4 === p)));
     const reports = await Promise.all(parts.map((part) => runAsync([part, ...options, '--redis', servers().url, '--index', index])));
-    expect(groupsOf(reports)).toEqual(expected);
+    const kept = expectTheRule(decisionsOf(reports));
 
-    // Run again over everything, the shared index already holding it all: the same groups,
-    // each led by its smallest id (every member of a group lists its distance from the first).
+    // Run again over everything, the shared index holding what was kept: the same documents
+    // stay kept, and every other one is removed for one of them.
     const again = runSync([all, ...options, '--redis', servers().url, '--index', index]);
     expect(again.status, again.stderr).toBe(0);
-    const report = JSON.parse(again.stdout) as Report;
-    expect(groupsOf([report])).toEqual(expected);
-    expect(report.groups.every((group) => group.members[0]!.distance === 0)).toBe(true);
+    expect(expectTheRule(decisionsOf([JSON.parse(again.stdout) as Report]))).toEqual(kept);
   }, 120_000);
 
   it('runs the example crawler loop', () => {
