@@ -144,6 +144,32 @@ describe('pool ≡ the synchronous API of both entries', () => {
     }
   });
 
+  it('decide, with 1, 2 and 3 workers and a priority, on families of near-duplicates and random values', async () => {
+    const rng = new oracle.SplitMix64(1406n);
+    const pools = [await parallel.createPool({ threads: 1 }), await parallel.createPool({ threads: 2 }), pool];
+    try {
+      for (const distance of [3, 10]) {
+        const bases = Array.from({ length: 20 }, () => rng.next());
+        const values = Array.from({ length: 3000 }, () =>
+          rng.below(2) === 0 ? rng.next() : oracle.flipBits(bases[rng.below(bases.length)]!, rng.below(distance + 3), rng),
+        );
+        const priority = values.map(() => rng.below(5));
+        for (const options of [{ distance }, { distance, priority }]) {
+          const expected = apis[0]![1].decide(values, options);
+          expect(expected.representative.some((r, i) => r !== i)).toBe(true);
+          for (const [, api] of apis) expect(api.decide(values, options)).toEqual(expected);
+          for (const each of pools) expect(await each.decide(values, options)).toEqual(expected);
+        }
+      }
+      // A family of identical documents: one kept, the rest removed for it.
+      const family = await pool.decide(new BigUint64Array(50_000).fill(42n), { distance: 10 });
+      expect(family.representative.every((r) => r === 0)).toBe(true);
+    } finally {
+      await pools[0]!.close();
+      await pools[1]!.close();
+    }
+  });
+
   it('rejects what the synchronous API throws, with the same class and message', async () => {
     const [, api] = apis[0]!;
     const cases: Array<[() => Promise<unknown>, () => unknown]> = [

@@ -23,7 +23,6 @@ import {
 } from '../../examples/browser/src/settings.js';
 import * as wasm from '../../ts/index.js';
 import { artifact, expectQuiet, launchChromium, watchPage, type PageWatch } from './chromium.js';
-import { components } from './components.js';
 import { serveStatic, STRICT_CSP, type StaticServer } from './server.js';
 import { makeSample, type Sample } from './synthetic-sample.js';
 
@@ -121,31 +120,27 @@ const canonical = (groups: readonly (readonly string[])[]): string[][] =>
 const plantedNames = (sample: Sample): string[][] =>
   canonical(sample.plantedGroups.map((group) => group.map((position) => sample.documents[position]!.name)));
 
-/** The groups Node finds: fingerprints, then the components of `findAll`'s pairs among those with words. */
+/**
+ * The groups Node finds: fingerprints, then the decisions (`decide`) among those with words:
+ * each kept document with those removed for it.
+ */
 function nodeGroups(documents: readonly Named[], distance: number): string[][] {
   const fingerprints = wasm.fingerprintMany(documents.map((doc) => doc.text), TEXT_OPTIONS);
   const withWords = [...fingerprints.keys()].filter((i) => fingerprints[i] !== 0n);
-  const pairs = wasm.findAll(BigUint64Array.from(withWords, (i) => fingerprints[i]!), { distance });
-  return canonical(components(withWords.length, pairs).map((group) => group.map((i) => documents[withWords[i]!]!.name)));
-}
-
-/** The groups of two or more positions sharing a label. */
-function labelGroups(labels: Uint32Array): number[][] {
-  const members = new Map<number, number[]>();
-  labels.forEach((label, position) => members.set(label, [...(members.get(label) ?? []), position]));
-  return [...members.values()].filter((group) => group.length > 1);
+  const { representative } = wasm.decide(BigUint64Array.from(withWords, (i) => fingerprints[i]!), { distance });
+  return canonical(wasm.decisionGroups(representative).map((group) => Array.from(group.members, (i) => documents[withWords[i]!]!.name)));
 }
 
 /**
  * The groups Node finds by MinHash: the documents with words (a fingerprint other than 0, as
- * the page counts them) signed by `minhashMany`, grouped by `findClustersMinHash`.
+ * the page counts them) signed by `minhashMany`, decided by `decideMinHash`.
  */
 function nodeMinHashGroups(documents: readonly Named[], threshold: number): string[][] {
   const fingerprints = wasm.fingerprintMany(documents.map((doc) => doc.text), TEXT_OPTIONS);
   const withWords = [...fingerprints.keys()].filter((i) => fingerprints[i] !== 0n);
   const signatures = wasm.minhashMany(withWords.map((i) => documents[i]!.text), MINHASH_OPTIONS);
-  const labels = wasm.findClustersMinHash(signatures, { ...LSH_OPTIONS, threshold });
-  return canonical(labelGroups(labels).map((group) => group.map((i) => documents[withWords[i]!]!.name)));
+  const { representative } = wasm.decideMinHash(signatures, { ...LSH_OPTIONS, threshold });
+  return canonical(wasm.decisionGroups(representative).map((group) => Array.from(group.members, (i) => documents[withWords[i]!]!.name)));
 }
 
 /** The chart's label for the pairs of documents with words whose estimated Jaccard similarity reaches `threshold`. */
@@ -181,6 +176,25 @@ async function exportedFingerprints(page: Page): Promise<Map<string, string>> {
   const lines = (await readFile(path, 'utf8')).trim().split('\n').slice(1);
   // The names here need no CSV quoting.
   return new Map(lines.map((line) => line.split(',').slice(0, 2) as [string, string]));
+}
+
+/** The rows of the page's export, split at commas (the names here need no quoting). */
+async function exportedRows(page: Page): Promise<string[][]> {
+  const [download] = await Promise.all([page.waitForEvent('download'), page.locator('#export').click()]);
+  return (await readFile(await download.path(), 'utf8')).trim().split('\n').map((line) => line.split(','));
+}
+
+/** What Node decides for each document, as the export writes it: kept, representative, distance. */
+function nodeDecisions(documents: readonly Named[], distance: number): Map<string, string[]> {
+  const fingerprints = wasm.fingerprintMany(documents.map((doc) => doc.text), TEXT_OPTIONS);
+  const withWords = [...fingerprints.keys()].filter((i) => fingerprints[i] !== 0n);
+  const decided = wasm.decide(BigUint64Array.from(withWords, (i) => fingerprints[i]!), { distance });
+  const out = new Map(documents.map((doc) => [doc.name, ['yes', '', '']]));
+  withWords.forEach((position, i) => {
+    const kept = decided.representative[i]!;
+    if (kept !== i) out.set(documents[position]!.name, ['no', documents[withWords[kept]!]!.name, String(decided.distance[i])]);
+  });
+  return out;
 }
 
 function nodeFingerprints(documents: readonly Named[]): Map<string, string> {
@@ -233,6 +247,11 @@ describe('the demo page, under a strict Content-Security-Policy', () => {
     await page.screenshot({ path: artifact('demo-sample.png') });
 
     expect(await exportedFingerprints(page)).toEqual(nodeFingerprints(documents));
+    // The export says what was decided, as Node decides it: kept, or the kept document and the distance to it.
+    const rows = await exportedRows(page);
+    expect(rows[0]).toEqual(['name', 'fingerprint', 'characters', 'group', 'kept', 'representative', 'distance']);
+    expect(new Map(rows.slice(1).map((row) => [row[0]!, row.slice(4)]))).toEqual(nodeDecisions(documents, DEFAULT_DISTANCE));
+    expect(await page.locator('#groups .group').first().locator('.badge').first().textContent()).toBe('kept');
     const modules = watch.requests.filter((url) => url.endsWith('.wasm'));
     expect(new Set(modules).size, 'one module file, fetched by the page and its worker').toBe(1);
     expectQuiet(watch, server.origin);

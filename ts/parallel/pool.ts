@@ -2,9 +2,8 @@
 /** The worker pool: the batch operations of the synchronous API, spread over workers. */
 
 import { checkClustersOptions } from '../shared/clusters-options.js';
-import { type DecideOptions, type SimHashDecisions, decideWithLabels, takingOrder } from '../shared/decide.js';
+import { type DecideOptions, type SimHashDecisions, takingOrder } from '../shared/decide.js';
 import { toU64Array } from '../shared/u64-input.js';
-import { SimHashIndex } from '../wasm/simhash-index.js';
 import { explicitFilter, filterOptions } from '../shared/filter.js';
 import { packTexts } from '../shared/packed-texts.js';
 import { chooseFilter } from '../shared/plan.js';
@@ -391,17 +390,20 @@ export class Pool {
 
   /**
    * `decide` of the synchronous API, with the same result: the workers find the components
-   * (`findClusters`), and this thread applies the rule to the documents that share one.
+   * (`findClusters`), then one worker applies the rule to the documents that share one.
    *
    * @throws {TypeError | RangeError} for bad fingerprints or options.
    */
   async decide(fingerprints: U64Input, options: DecideOptions): Promise<SimHashDecisions> {
-    // A copy: the workers take the input, and a HashArray's view may move when memory grows.
-    const values = toU64Array(fingerprints, 'fingerprints').slice();
+    // A copy: it crosses to the workers, and a HashArray's view may move when memory grows.
+    const values = new BigUint64Array(toU64Array(fingerprints, 'fingerprints'));
     const { priority, ...clusterOptions } = checkOptions(options) as unknown as DecideOptions;
     const order = takingOrder(priority, values.length);
     const labels = await this.findClusters(values, clusterOptions);
-    return decideWithLabels(SimHashIndex, values, clusterOptions.distance, labels, order);
+    return this.#workers.run<SimHashDecisions>(
+      { op: 'decideWithLabels', fingerprints: values, distance: clusterOptions.distance, labels, order },
+      [values.buffer, order.buffer as ArrayBuffer],
+    );
   }
 
   /**

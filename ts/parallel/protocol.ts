@@ -42,6 +42,14 @@ export type Operation =
       readonly options: FindClustersOptions;
       readonly slice: WorkSlice;
     }
+  /** The rule of `decide` applied within the components `labels` gives, in taking `order`. */
+  | {
+      readonly op: 'decideWithLabels';
+      readonly fingerprints: BigUint64Array;
+      readonly distance: number;
+      readonly labels: Uint32Array;
+      readonly order: Uint32Array;
+    }
   | { readonly op: 'indexNew'; readonly index: number; readonly options: SimHashIndexOptions }
   | { readonly op: 'indexLoad'; readonly index: number; readonly bytes: Uint8Array }
   | { readonly op: 'indexAddMany'; readonly index: number; readonly ids: Uint32Array; readonly fingerprints: BigUint64Array }

@@ -4,6 +4,7 @@
  */
 
 import { IndexFormatError } from '../shared/index-format.js';
+import { decideWithLabels } from '../shared/decide.js';
 import { type JsonLinesFields, parseRecordBlock } from '../shared/json-lines.js';
 import type { SimHashIndex as SimHashIndexType, TextOptions } from '../shared/types.js';
 import { findClustersSlice } from '../wasm/clusters.js';
@@ -89,6 +90,10 @@ function run(request: Operation): { value: unknown; transfer: ArrayBuffer[] } {
     case 'findClustersSlice': {
       const value = findClustersSlice(request.fingerprints, request.options, request.slice);
       return { value, transfer: buffers(value) };
+    }
+    case 'decideWithLabels': {
+      const value = decideWithLabels(SimHashIndex, request.fingerprints, request.distance, request.labels, request.order);
+      return { value, transfer: buffers(value.representative, value.distance) };
     }
     case 'indexNew':
       indexes.set(request.index, new SimHashIndex(request.options));

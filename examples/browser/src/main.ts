@@ -1,22 +1,22 @@
 /**
  * The demo page: documents in (drop, choose, paste or a sample), fingerprints (and, for
- * MinHash, signatures) from the worker, then on the page itself `findClusters` at the chosen
- * distance or `findClustersMinHash` at the chosen threshold, the groups and the chart.
+ * MinHash, signatures) from the worker, then on the page itself `decide` at the chosen
+ * distance or `decideMinHash` at the chosen threshold (the library's rule of what to keep),
+ * the groups and the chart.
  */
 
-import { findClusters, findClustersMinHash, init } from 'simhash-wasm/slim';
+import { decide, decideMinHash, decisionGroups, init } from 'simhash-wasm/slim';
 // The module ships once, as a file, which both the page and the worker fetch.
 import wasmUrl from 'simhash-wasm/simhash.wasm?url';
 // The batch search's own rule for when a pair reaches the threshold, so that the chart's line
-// falls where findClustersMinHash draws it.
+// falls where decideMinHash draws it.
 import { minEqual } from '../../../ts/shared/minhash-bands.js';
 import { agreementAxis, bitsAxis, renderChart } from './chart.js';
 import { count, unit } from './count.js';
-import { fingerprintsCsv } from './csv.js';
+import { type Decided, fingerprintsCsv } from './csv.js';
 import { Fingerprinter, type Added } from './fingerprinter.js';
-import { groupLabels } from './groups.js';
 import { acceptDrops, chosenFiles, pastedInputs, type Gathered, type PasteSplit } from './input.js';
-import { bitsFromFirst, jaccardWithFirst, similarityText } from './measures.js';
+import { bitsFromKept, jaccardWithKept, similarityText } from './measures.js';
 import type { DocumentInfo, Histogram, Signed, Skipped } from './protocol.js';
 import { loadSample } from './sample.js';
 import { DEFAULT_DISTANCE, DEFAULT_THRESHOLD, LSH_OPTIONS, MINHASH_PERMUTATIONS as K, POOL_THRESHOLD, type Method } from './settings.js';
@@ -101,7 +101,10 @@ function stat(label: string, value: string): HTMLElement[] {
   return [term, definition];
 }
 
-/** Groups of positions, largest first, and how each group's members compare with its first. */
+/**
+ * Groups of positions (a kept document, then those removed for it), largest first, and how
+ * each group's members compare with its kept document.
+ */
 interface Grouping {
   readonly groups: readonly (readonly number[])[];
   readonly measure: (group: readonly number[]) => GroupMeasure;
@@ -109,23 +112,41 @@ interface Grouping {
 
 const NO_GROUPS: Grouping = { groups: [], measure: () => ({ badges: [], summary: '', codes: null }) };
 
-/** The groups of `withWords` (positions) at the distance the slider sets. */
+/** The last decisions, for the export. */
+let decisions: Decided = { representative: new Map(), measure: new Map(), group: new Map() };
+
+/** Groups of positions from the library's decisions over `withWords`, largest first. */
+function grouping(withWords: readonly number[], representative: Uint32Array, measureOf: (i: number) => number): readonly (readonly number[])[] {
+  const groups = decisionGroups(representative)
+    .map(({ members }) => Array.from(members, (i) => withWords[i]!))
+    .sort((x, y) => y.length - x.length || x[0]! - y[0]!);
+  const byPosition = { representative: new Map<number, number>(), measure: new Map<number, number>(), group: new Map<number, number>() };
+  withWords.forEach((position, i) => {
+    byPosition.representative.set(position, withWords[representative[i]!]!);
+    byPosition.measure.set(position, measureOf(i));
+  });
+  groups.forEach((members, g) => members.forEach((position) => byPosition.group.set(position, g + 1)));
+  decisions = byPosition;
+  return groups;
+}
+
+/** The decisions over `withWords` (positions) at the distance the slider sets. */
 function simhashGroups(withWords: readonly number[], distance: number): Grouping {
-  const labels = findClusters(BigUint64Array.from(withWords, (i) => fingerprints[i]!), { distance });
+  const { representative, distance: bits } = decide(BigUint64Array.from(withWords, (i) => fingerprints[i]!), { distance });
   return {
-    groups: groupLabels(labels).map((members) => members.map((i) => withWords[i]!)),
-    measure: (group: readonly number[]) => bitsFromFirst(group, fingerprints),
+    groups: grouping(withWords, representative, (i) => bits[i]!),
+    measure: (group: readonly number[]) => bitsFromKept(group, fingerprints),
   };
 }
 
-/** The groups of `withWords` (positions, all signed) at the threshold the slider sets. */
+/** The decisions over `withWords` (positions, all signed) at the threshold the slider sets. */
 function minhashGroups(withWords: readonly number[], threshold: number): Grouping {
   const chosen = new Uint32Array(withWords.length * K);
   withWords.forEach((position, i) => chosen.set(signatures.subarray(position * K, (position + 1) * K), i * K));
-  const labels = findClustersMinHash(chosen, { ...LSH_OPTIONS, threshold });
+  const { representative, similarity } = decideMinHash(chosen, { ...LSH_OPTIONS, threshold });
   return {
-    groups: groupLabels(labels).map((members) => members.map((i) => withWords[i]!)),
-    measure: (group: readonly number[]) => jaccardWithFirst(group, signatures),
+    groups: grouping(withWords, representative, (i) => similarity[i]!),
+    measure: (group: readonly number[]) => jaccardWithKept(group, signatures),
   };
 }
 
@@ -162,6 +183,7 @@ function regroup(): void {
   const unsigned = minhash && signedCount < documents.length;
   if (unsigned) signRest();
   // Before any document, nothing needs WebAssembly: the page renders even where it is blocked.
+  decisions = { representative: new Map(), measure: new Map(), group: new Map() };
   const { groups, measure } =
     withWords.length < 2 || unsigned
       ? NO_GROUPS
@@ -172,7 +194,7 @@ function regroup(): void {
   ui.stats.replaceChildren(
     ...stat('documents', documents.length.toLocaleString('en')),
     ...stat('groups', groups.length.toLocaleString('en')),
-    ...stat('in groups', grouped.toLocaleString('en')),
+    ...stat('to remove', (grouped - groups.length).toLocaleString('en')),
     ...stat('without words', (documents.length - withWords.length).toLocaleString('en')),
     ...stat('skipped', skipped.length.toLocaleString('en')),
   );
@@ -330,7 +352,7 @@ function wire(): void {
   ui.distance.addEventListener('input', regroup);
   ui.threshold.addEventListener('input', regroup);
   for (const choice of [ui.methodSimHash, ui.methodMinHash]) choice.addEventListener('change', regroup);
-  ui.exportCsv.addEventListener('click', () => download('fingerprints.csv', fingerprintsCsv(documents, fingerprints), 'text/csv'));
+  ui.exportCsv.addEventListener('click', () => download('fingerprints.csv', fingerprintsCsv(documents, fingerprints, decisions, method()), 'text/csv'));
   ui.clear.addEventListener('click', () => {
     fingerprinter.clear();
     generation++;

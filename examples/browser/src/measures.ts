@@ -1,4 +1,4 @@
-/** How the members of a group compare with its first, for each method. */
+/** How the members of a group compare with its kept document (its first), for each method. */
 
 import { estimateJaccard, numDifferingBits } from 'simhash-wasm/slim';
 import { count } from './count.js';
@@ -8,13 +8,13 @@ import type { GroupMeasure } from './view.js';
 /** A fingerprint as 16 hex digits, the form the export uses too. */
 export const hex = (fingerprint: bigint): string => fingerprint.toString(16).padStart(16, '0');
 
-/** SimHash: each member's distance in bits from the first, and every fingerprint. */
-export function bitsFromFirst(group: readonly number[], fingerprints: BigUint64Array): GroupMeasure {
+/** SimHash: each member's distance in bits from the kept document, and every fingerprint. */
+export function bitsFromKept(group: readonly number[], fingerprints: BigUint64Array): GroupMeasure {
   const first = fingerprints[group[0]!]!;
   const distances = group.map((position) => numDifferingBits(first, fingerprints[position]!));
   return {
-    badges: distances.map((distance, i) => (i === 0 ? 'first' : count(distance, 'bit'))),
-    summary: `up to ${count(Math.max(...distances), 'bit')} from the first`,
+    badges: distances.map((distance, i) => (i === 0 ? 'kept' : count(distance, 'bit'))),
+    summary: `remove ${count(group.length - 1, 'document')}, up to ${count(Math.max(...distances), 'bit')} from the kept one`,
     codes: group.map((position) => hex(fingerprints[position]!)),
   };
 }
@@ -22,14 +22,14 @@ export function bitsFromFirst(group: readonly number[], fingerprints: BigUint64A
 /** A similarity as the page writes it: two decimals (a signature's estimates step by 1/128). */
 export const similarityText = (similarity: number): string => similarity.toFixed(2);
 
-/** MinHash: each member's estimated Jaccard similarity with the first. */
-export function jaccardWithFirst(group: readonly number[], signatures: Uint32Array): GroupMeasure {
+/** MinHash: each member's estimated Jaccard similarity with the kept document. */
+export function jaccardWithKept(group: readonly number[], signatures: Uint32Array): GroupMeasure {
   const signature = (position: number): Uint32Array => signatures.subarray(position * K, (position + 1) * K);
   const first = signature(group[0]!);
   const similarities = group.map((position) => estimateJaccard(first, signature(position)));
   return {
-    badges: similarities.map((similarity, i) => (i === 0 ? 'first' : `J ≈ ${similarityText(similarity)}`)),
-    summary: `estimated Jaccard ≥ ${similarityText(Math.min(...similarities))} with the first`,
+    badges: similarities.map((similarity, i) => (i === 0 ? 'kept' : `J ≈ ${similarityText(similarity)}`)),
+    summary: `remove ${count(group.length - 1, 'document')}, estimated Jaccard ≥ ${similarityText(Math.min(...similarities.slice(1)))} with the kept one`,
     codes: null,
   };
 }
