@@ -145,8 +145,49 @@ for (const [name, load] of ENTRIES) {
       expect(Array.from(api().decide([0n, ~0n & ((1n << 64n) - 1n)], { distance: 64 }).distance)).toEqual([0, 64]);
     });
 
+    it('SimHashIndex.decideMany, in batches of any size, ≡ decide in input order; kept documents are what the index holds', () => {
+      fc.assert(
+        fc.property(distanceArb, steps(40), fc.array(fc.integer({ min: 0, max: 12 }), { minLength: 1, maxLength: 8 }), (distance, s, cuts) => {
+          const values = materialize(s, distance);
+          const expected = api().decide(values, { distance });
+          const index = new (api().SimHashIndex)({ distance });
+          try {
+            const representative: number[] = [];
+            const bits: number[] = [];
+            for (let start = 0, c = 0; start < values.length; c++) {
+              const end = Math.min(values.length, start + cuts[c % cuts.length]! + 1);
+              const ids = Uint32Array.from({ length: end - start }, (_, k) => start + k);
+              const got = index.decideMany(ids, values.slice(start, end));
+              representative.push(...got.representative);
+              bits.push(...got.distance);
+              start = end;
+            }
+            expect(representative).toEqual(Array.from(expected.representative));
+            expect(bits).toEqual(Array.from(expected.distance));
+            expect(index.size).toBe(expected.representative.filter((r, i) => r === i).length);
+            // The same documents again: each kept one finds itself and stays kept; each other one is
+            // removed again, for the closest of all kept documents now (one kept after it, maybe).
+            const again = index.decideMany(Uint32Array.from(values, (_, i) => i), values);
+            again.representative.forEach((r, i) => {
+              expect(r === i).toBe(expected.representative[i] === i);
+              expect(expected.representative[r]).toBe(r);
+              expect(again.distance[i]).toBe(numDifferingBits(values[i]!, values[r]!));
+              expect(again.distance[i]).toBeLessThanOrEqual(expected.distance[i]!);
+            });
+          } finally {
+            index.free();
+          }
+        }),
+        fcParams(0xdec1d3, 150),
+      );
+    });
+
     it('rejects bad arguments, naming them', () => {
       const l = loose(api());
+      const index = new (api().SimHashIndex)({ distance: 3 });
+      expectThrows(() => index.decideMany([1] as unknown as Uint32Array, [1n]), TypeError, 'ids');
+      expectThrows(() => index.decideMany(Uint32Array.of(1, 2), [1n]), RangeError, 'fingerprints');
+      index.free();
       expectThrows(() => l.decide([1n], { distance: 65 }), RangeError, 'distance');
       expectThrows(() => l.decide([1n], null), TypeError, 'options');
       expectThrows(() => l.decide([1n, 2n], { distance: 1, priority: [1] }), RangeError, 'options.priority');

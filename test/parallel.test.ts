@@ -517,6 +517,32 @@ describe('ShardedIndex ≡ one SimHashIndex', () => {
     | { kind: 'remove'; id: number }
     | { kind: 'query'; value: number; distance: number; limit: number | undefined };
 
+  it('decideMany, in batches and at once from concurrent calls, ≡ decide in input order, in every shard and replica count', async () => {
+    const rng = new oracle.SplitMix64(1407n);
+    const [, api] = apis[0]!;
+    for (const [shards, replicas] of [[1, 1], [2, 1], [3, 2]] as const) {
+      const distance = 4;
+      const bases = Array.from({ length: 30 }, () => rng.next());
+      const values = Array.from({ length: 1500 }, () => (rng.below(3) === 0 ? rng.next() : oracle.flipBits(bases[rng.below(bases.length)]!, rng.below(6), rng)));
+      const expected = api.decide(values, { distance });
+      const sharded = await pool.createIndex({ distance, shards, replicas });
+      try {
+        // Calls made together are decided one after another, in the order they were made.
+        const batches = [];
+        for (let start = 0; start < values.length; start += 200) {
+          const ids = Uint32Array.from({ length: Math.min(200, values.length - start) }, (_, k) => start + k);
+          batches.push(sharded.decideMany(ids, values.slice(start, start + ids.length)));
+        }
+        const got = await Promise.all(batches);
+        expect(got.flatMap((g) => Array.from(g.representative))).toEqual(Array.from(expected.representative));
+        expect(got.flatMap((g) => Array.from(g.distance))).toEqual(Array.from(expected.distance));
+        expect(sharded.size).toBe(expected.representative.filter((r, i) => r === i).length);
+      } finally {
+        await sharded.free();
+      }
+    }
+  });
+
   it('through random changes and queries, in every shard and replica count; serialize gives the same bytes', async () => {
     const step: fc.Arbitrary<Step> = fc.oneof(
       fc.record({ kind: fc.constant('addMany' as const), ids: fc.array(fc.nat(200), { maxLength: 40 }), values: fc.array(fc.bigInt({ min: 0n, max: oracle.U64_MAX }), { maxLength: 40 }) }),

@@ -20,6 +20,7 @@ export { findClusters } from './wasm/clusters.js';
 export { decide } from './wasm/decide.js';
 export { decideMinHash, decisionGroups } from './shared/decide.js';
 export type { DecideMinHashOptions, DecideOptions, DecisionGroup, MinHashDecisions, PriorityOption, SimHashDecisions } from './shared/decide.js';
+export type { OnlineDecisions } from './shared/types.js';
 export { SimHashIndex } from './wasm/simhash-index.js';
 export { planTables } from './shared/plan.js';
 export { IndexFormatError, type IndexFormatProblem } from './shared/index-format.js';

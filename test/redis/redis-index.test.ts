@@ -12,7 +12,7 @@ import { init } from '../../ts/wasm/loader.js';
 import { RedisSimHashIndex } from '../../ts/redis/redis-index.js';
 import { RedisIndexError } from '../../ts/redis/errors.js';
 import { tagSlot } from '../../ts/redis/hash-tags.js';
-import { SplitMix64, flipBits } from '../oracle.js';
+import { SplitMix64, flipBits, numDifferingBits } from '../oracle.js';
 import { fcParams } from '../suite/helpers.js';
 import type { QueryOptions, SimHashIndex as SimHashIndexType } from '../../ts/shared/types.js';
 import { clientOf, uniqueName, useServers } from './servers.js';
@@ -180,6 +180,73 @@ for (const kind of ['single', 'cluster'] as const) {
       } finally {
         model.free();
       }
+    });
+
+    it('decideMany ≡ decide in input order from one client, and keeps the rule between concurrent clients', async () => {
+      const rng = new SplitMix64(0xdec1den);
+      const distance = 5;
+      const centres = Array.from({ length: 25 }, () => rng.next());
+      const values = Array.from({ length: 600 }, (_, k) => (k % 4 === 0 ? rng.next() : flipBits(centres[rng.below(centres.length)]!, rng.below(5), rng)));
+      const { decide } = await import('../../ts/wasm/decide.js');
+      const expected = decide(values, { distance });
+      const batches = (from: number, to: number, size: number): Array<[Uint32Array, bigint[]]> => {
+        const out: Array<[Uint32Array, bigint[]]> = [];
+        for (let start = from; start < to; start += size) {
+          const end = Math.min(to, start + size);
+          out.push([Uint32Array.from({ length: end - start }, (_, k) => start + k), values.slice(start, end)]);
+        }
+        return out;
+      };
+
+      const one = await RedisSimHashIndex.open({ client, name: uniqueName('decide'), distance });
+      const representative: number[] = [];
+      for (const [ids, batch] of batches(0, values.length, 64)) representative.push(...(await one.decideMany(ids, batch)).representative);
+      expect(representative).toEqual(Array.from(expected.representative));
+      expect(await one.size()).toBe(expected.representative.filter((r, i) => r === i).length);
+
+      // Three clients, each with interleaved documents, decide at the same time against one index.
+      const name = uniqueName('decide-many');
+      const clients = [client, await clientOf(servers()), await clientOf(servers())];
+      try {
+        const indexes = await Promise.all(clients.map((c) => RedisSimHashIndex.open({ client: c, name, distance })));
+        const results = await Promise.all(
+          indexes.map(async (index, c) => {
+            const out: Array<[number, number, number]> = [];
+            for (const [ids, batch] of batches(0, values.length, 25).filter((_, b) => b % 3 === c)) {
+              const got = await index.decideMany(ids, batch);
+              ids.forEach((id, q) => out.push([id, got.representative[q]!, got.distance[q]!]));
+            }
+            return out;
+          }),
+        );
+        const decided = results.flat();
+        expect(decided.length).toBe(values.length);
+        const kept = decided.filter(([id, r]) => id === r).map(([id]) => id);
+        const keptSet = new Set(kept);
+        for (const [id, r, bits] of decided) {
+          if (id === r) continue;
+          expect(keptSet.has(r)).toBe(true);
+          expect(bits).toBe(numDifferingBits(values[id]!, values[r]!));
+          expect(bits).toBeLessThanOrEqual(distance);
+        }
+        for (const a of kept) for (const b of kept) if (a < b) expect(numDifferingBits(values[a]!, values[b]!), `${a} ~ ${b}`).toBeGreaterThan(distance);
+        expect(await indexes[0]!.size()).toBe(kept.length);
+      } finally {
+        clients[1]!.disconnect();
+        clients[2]!.disconnect();
+      }
+    });
+
+    it('decideMany fails, after its writes, when it held the lock past lockFor', async () => {
+      const index = await RedisSimHashIndex.open({ client, name: uniqueName('decide-lock'), distance: 3 });
+      const values = Array.from({ length: 3000 }, (_, k) => BigInt(k) * 0x9e37_79b9_7f4a_7c15n & ((1n << 64n) - 1n));
+      const error = await index.decideMany(Uint32Array.from(values, (_, k) => k), values, { lockFor: 1 }).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(RedisIndexError);
+      expect((error as RedisIndexError).message).toMatch(/longer than 1 ms, so another process may have decided at the same time/);
+      await expect(index.decideMany(Uint32Array.of(1), [1n], { lockFor: 0 })).rejects.toThrow(/options.lockFor must be an integer in 1..3600000/);
     });
 
     it('serves every process that opens it by name, and keeps indexes of other names apart', async () => {

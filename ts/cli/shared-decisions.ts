@@ -2,32 +2,24 @@
  * Decisions against a shared index in Redis (`dedup --redis URL --index NAME`).
  *
  * The shared index holds the kept documents of every process that used it, under global ids
- * from a name registry kept next to it (the same name always gets the same id). A process takes
- * its documents in input order, a batch at a time; for each batch it holds the index's lock,
- * queries the index, applies the rule (a document is removed when a kept document lies within
- * the distance, and points to the closest, ties to the smaller id, the index's documents before
- * the batch's own), adds the batch's kept documents and lets the lock go. Batches of all
- * processes are therefore decided one after another, each seeing every document kept before
- * it: every removed document is within the distance of a kept one, and no two kept documents
- * are within it of each other, whichever processes read them. The lock expires after
- * {@link LOCK_MS}, so a process that dies holding it delays the others by that much; a process
- * paused for longer than that while holding it loses it, and then two batches can overlap.
+ * from a name registry kept next to it (the same name always gets the same id, in the order
+ * names first reach it). A process takes its documents in input order, a batch at a time, and
+ * decides each batch with `RedisSimHashIndex.decideMany`, which holds the index's lock from its
+ * query to its last write: the batches of all processes are decided one after another, each
+ * seeing every document kept before it. So every removed document is within the distance of a
+ * kept one, and no two kept documents are within it of each other, whichever processes read
+ * them (unless a process holds the lock past its expiry, which fails that run).
  */
 
 import type { Cluster, Redis } from 'ioredis';
-import { randomBytes } from 'node:crypto';
 import { connectRedis } from '../redis/connect.js';
 import { RedisSimHashIndex } from '../redis/redis-index.js';
-import { SimHashIndex } from '../wasm/simhash-index.js';
 import type { SharedIndex } from './args.js';
 import type { Fingerprinted } from './fingerprints.js';
 import type { Grouped, Group } from './groups.js';
 
 /** Documents decided per turn of the lock. */
 const BATCH = 2000;
-
-/** How long a process may hold the index's lock before it expires, in milliseconds. */
-const LOCK_MS = 30_000;
 
 /**
  * Gives each name an id: the one it has, or the next free one. The registry also keeps each
@@ -50,9 +42,6 @@ end
 return out
 `;
 
-/** Deletes the lock only if this process still holds it. KEYS: lock; ARGV: token. */
-const UNLOCK = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
-
 /** The report's documents (own ones first, then the representatives other processes added) and decisions. */
 export async function sharedDecisions(
   own: Fingerprinted,
@@ -70,7 +59,9 @@ export async function sharedDecisions(
     const bits = new Uint8Array(ids.length);
     for (let start = 0; start < ids.length; start += BATCH) {
       const end = Math.min(ids.length, start + BATCH);
-      await withLock(client, shared.index, () => decideBatch(index, distance, own.fingerprints, ids, start, end, representativeId, bits));
+      const decided = await index.decideMany(ids.subarray(start, end), own.fingerprints.subarray(start, end));
+      representativeId.set(decided.representative, start);
+      bits.set(decided.distance, start);
     }
     return await report(client, shared.index, own, ids, representativeId, bits);
   } finally {
@@ -90,70 +81,6 @@ async function register(client: Redis | Cluster, index: string, own: Fingerprint
     ids.set(reply, start);
   }
   return ids;
-}
-
-/** Runs `work` while holding the index's lock, waiting for it as long as another process holds it. */
-async function withLock<T>(client: Redis | Cluster, index: string, work: () => Promise<T>): Promise<T> {
-  const key = `simhash:{${index}}:lock`;
-  const token = randomBytes(16).toString('hex');
-  for (let wait = 5; (await client.set(key, token, 'PX', LOCK_MS, 'NX')) !== 'OK'; wait = Math.min(200, wait * 2)) {
-    await new Promise((resolve) => setTimeout(resolve, wait));
-  }
-  try {
-    return await work();
-  } finally {
-    await client.eval(UNLOCK, 1, key, token);
-  }
-}
-
-/**
- * Decides documents `start..end`: the shared index answers for the documents kept before the
- * batch, a local index for those the batch keeps. A document whose own id the shared index
- * holds was kept by an earlier run and stays kept.
- */
-async function decideBatch(
-  shared: RedisSimHashIndex,
-  distance: number,
-  fingerprints: BigUint64Array,
-  ids: Uint32Array,
-  start: number,
-  end: number,
-  representativeId: Uint32Array,
-  bits: Uint8Array,
-): Promise<void> {
-  const values = fingerprints.subarray(start, end);
-  const found = await shared.queryMany(values, { limit: 2 });
-  const local = new SimHashIndex({ distance });
-  const keptIds: number[] = [];
-  const keptValues: bigint[] = [];
-  try {
-    for (let q = 0; q < end - start; q++) {
-      const i = start + q;
-      const id = ids[i]!;
-      let best = -1;
-      let bestBits = 65;
-      let keptBefore = false;
-      for (let m = found.offsets[q]!; m < found.offsets[q + 1]!; m++) {
-        if (found.ids[m] === id) keptBefore = true;
-        else if (best < 0) [best, bestBits] = [found.ids[m]!, found.distances[m]!];
-      }
-      // Ranks in the batch are the local ids: the closest, ties to the one taken first.
-      const near = keptBefore ? undefined : local.query(values[q]!, { limit: 1 });
-      if (near !== undefined && near.ids.length > 0 && near.distances[0]! < bestBits) [best, bestBits] = [keptIds[near.ids[0]!]!, near.distances[0]!];
-      if (keptBefore || best < 0) {
-        representativeId[i] = id;
-        local.add(keptIds.length, values[q]!);
-        keptIds.push(id);
-        keptValues.push(values[q]!);
-      } else {
-        representativeId[i] = best;
-        bits[i] = bestBits;
-      }
-    }
-  } finally {
-    local.free();
-  }
-  if (keptIds.length > 0) await shared.addMany(Uint32Array.from(keptIds), BigUint64Array.from(keptValues));
 }
 
 /** The decisions as groups, with representatives other processes kept looked up by id. */

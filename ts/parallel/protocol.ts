@@ -5,7 +5,7 @@
  */
 
 import type { CompiledModule } from '../shared/init-source.js';
-import type { FindAllOptions, FindClustersOptions, QueryOptions, SimHashIndexOptions, TextOptions } from '../shared/types.js';
+import type { FindAllOptions, FindClustersOptions, QueryManyResult, QueryOptions, SimHashIndexOptions, TextOptions } from '../shared/types.js';
 import type { JsonLinesFields } from '../shared/json-lines.js';
 import type { PackedTexts } from '../shared/packed-texts.js';
 import type { WorkSlice } from '../shared/work-slice.js';
@@ -49,6 +49,14 @@ export type Operation =
       readonly distance: number;
       readonly labels: Uint32Array;
       readonly order: Uint32Array;
+    }
+  /** The online rule for a batch, given what the index of kept documents found for it. */
+  | {
+      readonly op: 'decideAgainst';
+      readonly distance: number;
+      readonly fingerprints: BigUint64Array;
+      readonly ids: Uint32Array;
+      readonly found: QueryManyResult;
     }
   | { readonly op: 'indexNew'; readonly index: number; readonly options: SimHashIndexOptions }
   | { readonly op: 'indexLoad'; readonly index: number; readonly bytes: Uint8Array }

@@ -8,7 +8,8 @@
 import { checkId, checkIds, checkIndexOptions, checkQueryOptions, checkSameLength } from '../shared/index-args.js';
 import { filterOptions } from '../shared/filter.js';
 import { checkIndexBytes, decodeIndex, encodeIndex } from '../shared/index-format.js';
-import type { QueryManyResult, QueryOptions, QueryResult, SimHashIndexOptions, U64Input } from '../shared/types.js';
+import { keptOf } from '../shared/decide.js';
+import type { OnlineDecisions, QueryManyResult, QueryOptions, QueryResult, SimHashIndexOptions, U64Input } from '../shared/types.js';
 import { checkOptions, checkU64, describe } from '../shared/validate.js';
 import { canShareMemory, copyU64Input } from './input.js';
 import type { WorkerSet } from './workers.js';
@@ -78,6 +79,8 @@ export class ShardedIndex {
   readonly distance: number;
   readonly #filter: number;
   readonly #workers: WorkerSet;
+  /** The last `decideMany`, which the next one waits for. */
+  #deciding: Promise<unknown> = Promise.resolve();
   readonly #shards: Shard[];
   readonly #shared = canShareMemory();
   #freed = false;
@@ -246,6 +249,33 @@ export class ShardedIndex {
         );
       }),
     );
+  }
+
+  /**
+   * The online decision of `SimHashIndex.decideMany`, for an index that holds only kept
+   * documents: a worker applies the rule to what the shards found, then the kept documents are
+   * added. Calls on one `ShardedIndex` are decided one after another, each seeing what the ones
+   * before it kept; `add` and `remove` made meanwhile are not ordered with them.
+   *
+   * @throws {TypeError | RangeError} as `addMany`.
+   */
+  async decideMany(ids: Uint32Array, fingerprints: U64Input): Promise<OnlineDecisions> {
+    this.#checkLive();
+    const checkedIds = checkIds(ids).slice();
+    const values = copyU64Input(fingerprints, 'fingerprints', false);
+    checkSameLength(checkedIds, values.length);
+    const turn = this.#deciding.then(async () => {
+      const found = await this.#queryChecked(values, { limit: 2 });
+      const decisions = await this.#workers.run<OnlineDecisions>({ op: 'decideAgainst', distance: this.distance, fingerprints: values, ids: checkedIds, found });
+      const kept = keptOf(checkedIds, decisions);
+      await this.#addChecked(
+        checkedIds.filter((_, q) => kept[q] === 1),
+        values.filter((_, q) => kept[q] === 1),
+      );
+      return decisions;
+    });
+    this.#deciding = turn.catch(() => undefined);
+    return turn;
   }
 
   /** Removes `id`; `true` if it was present. */

@@ -4,7 +4,7 @@
  */
 
 import { IndexFormatError } from '../shared/index-format.js';
-import { decideWithLabels } from '../shared/decide.js';
+import { decideAgainst, decideWithLabels } from '../shared/decide.js';
 import { type JsonLinesFields, parseRecordBlock } from '../shared/json-lines.js';
 import type { SimHashIndex as SimHashIndexType, TextOptions } from '../shared/types.js';
 import { findClustersSlice } from '../wasm/clusters.js';
@@ -93,6 +93,10 @@ function run(request: Operation): { value: unknown; transfer: ArrayBuffer[] } {
     }
     case 'decideWithLabels': {
       const value = decideWithLabels(SimHashIndex, request.fingerprints, request.distance, request.labels, request.order);
+      return { value, transfer: buffers(value.representative, value.distance) };
+    }
+    case 'decideAgainst': {
+      const value = decideAgainst(SimHashIndex, request.distance, request.fingerprints, request.ids, request.found);
       return { value, transfer: buffers(value.representative, value.distance) };
     }
     case 'indexNew':

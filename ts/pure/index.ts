@@ -37,6 +37,7 @@ export { findClusters } from './clusters.js';
 export { decide } from './decide.js';
 export { decideMinHash, decisionGroups } from '../shared/decide.js';
 export type { DecideMinHashOptions, DecideOptions, DecisionGroup, MinHashDecisions, PriorityOption, SimHashDecisions } from '../shared/decide.js';
+export type { OnlineDecisions } from '../shared/types.js';
 export { SimHashIndex } from './simhash-index.js';
 export { planTables } from '../shared/plan.js';
 export { IndexFormatError, type IndexFormatProblem } from '../shared/index-format.js';

@@ -12,6 +12,7 @@ import { checkIndexBytes, decodeIndex, encodeIndex } from '../shared/index-forma
 import { PARTS_CODE, blocksOf, partsOf } from '../shared/filter.js';
 import { LayoutPolicy, bucketBits, partKeyBits } from '../shared/plan.js';
 import type {
+  OnlineDecisions,
   QueryManyResult,
   QueryOptions,
   QueryResult,
@@ -21,6 +22,7 @@ import type {
   U64Input,
 } from '../shared/types.js';
 import { checkU64 } from '../shared/validate.js';
+import { decideManyIn } from '../shared/decide.js';
 import { popcount64 } from './hamming.js';
 import { toU64Array } from '../shared/u64-input.js';
 import { KeySorter } from './radix-sort.js';
@@ -217,6 +219,11 @@ class PureSimHashIndex implements SimHashIndexType {
       ids[k] = f % 2 ** 32;
     }
     return { ids, distances };
+  }
+
+  decideMany(ids: Uint32Array, fingerprints: U64Input): OnlineDecisions {
+    this.#check();
+    return decideManyIn(this, PureSimHashIndex, ids, fingerprints);
   }
 
   queryMany(fingerprints: U64Input, options?: QueryOptions): QueryManyResult {

@@ -171,6 +171,11 @@ export function descriptionKey(name: string): string {
   return `simhash:{${name}}:meta`;
 }
 
+/** The key of the lock `decideMany` holds over index `name`. */
+export function lockKey(name: string): string {
+  return `simhash:{${name}}:lock`;
+}
+
 function escapeGlob(text: string): string {
   return text.replace(/[*?[\]\\]/g, (c) => `\\${c}`);
 }

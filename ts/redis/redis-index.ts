@@ -5,16 +5,19 @@ import { checkId, checkIds, checkQueryOptions, checkSameLength } from '../shared
 import { checkParts } from '../shared/filter.js';
 import { permutationLayout } from '../shared/layout.js';
 import { ballVolume, binomial } from '../shared/plan.js';
-import type { QueryManyResult, QueryOptions, QueryResult, U64Input } from '../shared/types.js';
+import { decideAgainst, keptOf } from '../shared/decide.js';
+import type { OnlineDecisions, QueryManyResult, QueryOptions, QueryResult, U64Input } from '../shared/types.js';
 import { toU64Array } from '../shared/u64-input.js';
 import { checkBlocks, checkDistance, checkOptions, checkU64, describe } from '../shared/validate.js';
-import { type Description, Geometry, bucketsPerQuery, descriptionKey, forEachInBall, partShapes, popcount32 } from './geometry.js';
+import { type Description, Geometry, bucketsPerQuery, descriptionKey, forEachInBall, lockKey, partShapes, popcount32 } from './geometry.js';
 import { RedisIndexError } from './errors.js';
 import { ADD_MEMBERS, ADD_MISSING_MEMBERS, DELETE_RECORDS, DESCRIBE, GET_RECORDS, REMOVE_MEMBERS, SET_RECORDS, type Script } from './scripts.js';
 import { GroupedCalls } from './grouped-calls.js';
 import { balancedTags } from './hash-tags.js';
 import { QueryBatcher } from './query-batcher.js';
 import { waitForReplicas } from './replicas.js';
+import { withLock } from './lock.js';
+import { SimHashIndex } from '../wasm/simhash-index.js';
 
 /** Options of {@link RedisSimHashIndex.open}. */
 export interface RedisSimHashIndexOptions {
@@ -233,6 +236,38 @@ export class RedisSimHashIndex {
         throw error;
       }
     }
+  }
+
+  /**
+   * The online decision of `SimHashIndex.decideMany`, for an index that holds only kept
+   * documents, shared by every process: under the index's lock, queries the batch, applies the
+   * rule (closest kept document within the distance, ties to the smaller id; a document of the
+   * batch kept before another counts for it) and adds the kept documents. Calls from all
+   * processes are thus decided one after another, each seeing every document kept before it:
+   * no two kept documents are within the distance, whichever processes added them. The lock
+   * expires after `options.lockFor` ms (default 30,000) so a process that dies holding it
+   * delays the others by at most that; a call that holds it longer fails with a partial
+   * {@link RedisIndexError} after its writes, its guarantee lost. Give ids that are not in the
+   * index (a document whose own id is found within the distance stays kept).
+   *
+   * @throws {TypeError | RangeError} as `addMany`; {@link RedisIndexError} when Redis fails.
+   */
+  async decideMany(ids: Uint32Array, fingerprints: U64Input, options: { lockFor?: number } = {}): Promise<OnlineDecisions> {
+    this.#checkOpen();
+    const checkedIds = checkIds(ids).slice();
+    const values = new BigUint64Array(toU64Array(fingerprints, 'fingerprints'));
+    checkSameLength(checkedIds, values.length);
+    const lockFor = optionalInteger(checkOptions(options).lockFor, 'options.lockFor', 1, 3_600_000, 30_000);
+    return withLock(this.#client, lockKey(this.name), lockFor, 'decideMany', async () => {
+      const found = await this.queryMany(values, { limit: 2 });
+      const decisions = decideAgainst(SimHashIndex, this.distance, values, checkedIds, found);
+      const kept = keptOf(checkedIds, decisions);
+      await this.addMany(
+        checkedIds.filter((_, q) => kept[q] === 1),
+        values.filter((_, q) => kept[q] === 1),
+      );
+      return decisions;
+    });
   }
 
   /** Removes `id`; `true` if it was present. */

@@ -13,7 +13,7 @@ import { bandEqual, bandKey, equalPositions, minEqual } from './minhash-bands.js
 import { checkSignatures } from './minhash-options.js';
 import { planMinHashLsh } from './minhash-plan.js';
 import type { MinHashLshOptions } from './minhash-types.js';
-import type { FindClustersOptions, SimHashIndex, SimHashIndexConstructor, U64Input } from './types.js';
+import type { FindClustersOptions, OnlineDecisions, QueryManyResult, SimHashIndex, SimHashIndexConstructor, U64Input } from './types.js';
 import { toU64Array } from './u64-input.js';
 import { checkOptions, describe } from './validate.js';
 
@@ -148,6 +148,81 @@ export function decideWithLabels(
     index?.free();
   }
   return { representative, distance: bits };
+}
+
+/**
+ * The online rule, one batch at a time: documents `ids[q]` with fingerprints `values[q]`, taken
+ * in order, against an index holding only kept documents, whose answer for the batch (limit 2,
+ * sorted by (distance, id)) is `found`. A document is removed when the index or an earlier
+ * document of the batch that was kept lies within `distance`, and points to the closest, ties
+ * to the smaller id; a document whose own id the index already holds within the distance was
+ * kept before and stays kept. The caller adds the kept documents (`representative[q] ===
+ * ids[q]`) to the index. `Index` serves the batch's own kept documents.
+ */
+export function decideAgainst(
+  Index: SimHashIndexConstructor,
+  distance: number,
+  values: BigUint64Array,
+  ids: Uint32Array,
+  found: QueryManyResult,
+): OnlineDecisions {
+  const n = values.length;
+  const representative = new Uint32Array(n);
+  const bits = new Uint8Array(n);
+  const local = new Index({ distance });
+  // The batch's kept documents, by their rank in the local index.
+  const keptIds: number[] = [];
+  try {
+    for (let q = 0; q < n; q++) {
+      const id = ids[q]!;
+      let best = -1;
+      let bestBits = 65;
+      let keptBefore = false;
+      for (let m = found.offsets[q]!; m < found.offsets[q + 1]!; m++) {
+        if (found.ids[m] === id) keptBefore = true;
+        else if (best < 0) [best, bestBits] = [found.ids[m]!, found.distances[m]!];
+      }
+      if (!keptBefore) {
+        const near = local.query(values[q]!, { limit: keptIds.length });
+        for (let m = 0; m < near.ids.length && near.distances[m]! <= bestBits; m++) {
+          const other = keptIds[near.ids[m]!]!;
+          if (near.distances[m]! < bestBits || other < best) [best, bestBits] = [other, near.distances[m]!];
+        }
+      }
+      if (keptBefore || best < 0) {
+        representative[q] = id;
+        local.add(keptIds.length, values[q]!);
+        keptIds.push(id);
+      } else {
+        representative[q] = best;
+        bits[q] = bestBits;
+      }
+    }
+  } finally {
+    local.free();
+  }
+  return { representative, distance: bits };
+}
+
+/**
+ * `decideMany` of both entries' `SimHashIndex`: the online rule for `ids` and `fingerprints`
+ * against `index` (which holds kept documents only), adding the kept ones.
+ *
+ * @throws {TypeError | RangeError} for bad ids or fingerprints, or more than one fingerprint per id.
+ */
+export function decideManyIn(index: SimHashIndex, Index: SimHashIndexConstructor, ids: unknown, fingerprints: U64Input): OnlineDecisions {
+  if (!(ids instanceof Uint32Array)) throw new TypeError(`ids must be a Uint32Array, got ${describe(ids)}`);
+  const values = new BigUint64Array(toU64Array(fingerprints, 'fingerprints'));
+  if (ids.length !== values.length) throw new RangeError(`fingerprints must have one fingerprint per id: expected ${ids.length}, got ${values.length}`);
+  const decisions = decideAgainst(Index, index.distance, values, ids, index.queryMany(values, { limit: 2 }));
+  const kept = keptOf(ids, decisions);
+  index.addMany(ids.filter((_, q) => kept[q] === 1), values.filter((_, q) => kept[q] === 1));
+  return decisions;
+}
+
+/** 1 for each document `decideAgainst` kept. */
+export function keptOf(ids: Uint32Array, decisions: OnlineDecisions): Uint8Array {
+  return Uint8Array.from(ids, (id, q) => (decisions.representative[q] === id ? 1 : 0));
 }
 
 /**

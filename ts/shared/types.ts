@@ -279,6 +279,15 @@ export interface QueryManyResult {
  * The WebAssembly entry keeps it in WebAssembly memory: release it with `free()` (or `using`);
  * a `FinalizationRegistry` frees it if it is garbage-collected first.
  */
+/**
+ * What `decideMany` found: document q is kept (and was added) when `representative[q]` is its
+ * own id; otherwise it duplicates the kept document `representative[q]`, `distance[q]` bits away.
+ */
+export interface OnlineDecisions {
+  readonly representative: Uint32Array;
+  readonly distance: Uint8Array;
+}
+
 export interface SimHashIndex {
   /** Largest distance queries may ask for. */
   readonly distance: number;
@@ -305,6 +314,14 @@ export interface SimHashIndex {
   query(fingerprint: bigint, options?: QueryOptions): QueryResult;
   /** {@link SimHashIndex.query} for every fingerprint of a batch, in one call. */
   queryMany(fingerprints: U64Input, options?: QueryOptions): QueryManyResult;
+  /**
+   * The online decision, for an index that holds only kept documents: takes the documents in
+   * order, and adds `ids[q]` with `fingerprints[q]` unless the index, or a document of the batch
+   * kept before it, lies within `distance` bits; then `representative[q]` names the closest such
+   * document (ties to the smaller id) and `distance[q]` its distance, and the document is not
+   * added. A document whose own id the index holds within the distance was kept before and stays.
+   */
+  decideMany(ids: Uint32Array, fingerprints: U64Input): OnlineDecisions;
   /** The index as bytes in the versioned format of the README; load with `SimHashIndex.deserialize`. */
   serialize(): Uint8Array;
   /** Releases the index. Idempotent. */

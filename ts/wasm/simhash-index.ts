@@ -10,6 +10,7 @@ import { blocksOf, partsOf } from '../shared/filter.js';
 import { LayoutPolicy } from '../shared/plan.js';
 import { throwIfFailed } from './status.js';
 import type {
+  OnlineDecisions,
   QueryManyResult,
   QueryOptions,
   QueryResult,
@@ -19,6 +20,7 @@ import type {
   U64Input,
 } from '../shared/types.js';
 import { checkU64 } from '../shared/validate.js';
+import { decideManyIn } from '../shared/decide.js';
 
 /** An index in the instance's memory: its handle and the instance it belongs to. */
 interface Handle {
@@ -183,6 +185,11 @@ class WasmSimHashIndex implements SimHashIndexType {
       const [ids, distances, count] = [u32[at]!, u32[at + 1]!, u32[at + 3]!];
       return { ids: u32.slice(ids / 4, ids / 4 + count), distances: u8.slice(distances, distances + count) };
     });
+  }
+
+  decideMany(ids: Uint32Array, fingerprints: U64Input): OnlineDecisions {
+    this.#pointer();
+    return decideManyIn(this, WasmSimHashIndex, ids, fingerprints);
   }
 
   queryMany(fingerprints: U64Input, options?: QueryOptions): QueryManyResult {
