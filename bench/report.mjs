@@ -28,6 +28,7 @@ import { join } from 'node:path';
  * @property {number} items
  * @property {string} unit
  * @property {boolean} throws
+ * @property {boolean} [shared] both entries run the same TypeScript: the ratio is noise, no gate
  * @property {SideResult} wasm
  * @property {SideResult} pure
  * @property {number} wasmItemsPerSecond
@@ -106,6 +107,7 @@ function sampleNote(side, runs) {
 function notes(row, runs) {
   const parts = [];
   if (row.throws) parts.push('throws RangeError (maxPairs)');
+  if (row.shared) parts.push('same TypeScript in both entries');
   else if (row.pairs !== undefined) parts.push(`${row.pairs.toLocaleString('en-US')} pairs`);
   if (row.wasmMemory) parts.push(`fresh-instance call ${duration(row.wasmMemory.freshCallMs)}`);
   const wasmCap = sampleNote(row.wasm, runs);

@@ -31,6 +31,8 @@ import { chineseLike, englishLike, realChinese, realEnglish, utf8Bytes } from '.
  * @property {number} items what the throughput is counted in
  * @property {string} unit
  * @property {boolean} throws the call is expected to throw a `RangeError`
+ * @property {boolean} [shared] both entries run the same TypeScript (MinHash decisions): timed
+ * for the figure, not for the ratio
  * @property {() => unknown} prepare generates the inputs, once for both implementations
  * @property {(api: Api, inputs: any) => Bound} bind
  * @property {FindAllCase} [findAll] present for findAll workloads, whose memory is measured
@@ -308,7 +310,50 @@ export function workloads(mode) {
   list.push(...largeDistanceWorkloads(s.large, s.largeIndex));
   list.push(...textWorkloads(s.texts, s.realTextBytes));
   list.push(...minhashWorkloads(s.texts));
+  list.push(...decisionWorkloads(s.familyRandom, s.family, s.large));
   return list;
+}
+
+/** The family the issue tracker's users hit: identical documents, 100,000 of them. */
+const IDENTICAL = 100_000;
+
+/**
+ * Decisions beside the searches they build on: `decide` on the family set and on random
+ * fingerprints at d = 10 (compare the findClusters rows), on 100,000 identical fingerprints,
+ * and `decideMinHash` on 100,000 identical signatures, whose pairs would all share every band.
+ *
+ * @param {number} n @param {number} family @param {number} large
+ * @returns {Workload[]}
+ */
+function decisionWorkloads(n, family, large) {
+  const identical = () => new BigUint64Array(IDENTICAL).fill(0x0123_4567_89ab_cdefn);
+  return [
+    workload(`decide-family-${si(n)}`, `decide d=${DISTANCE} family`, `${si(n)} + ${si(family)} family fp`, n + family, 'fp', () => familyFingerprints(8, n, family), (api, fingerprints) => ({
+      call: () => api.decide(fingerprints, { distance: DISTANCE }),
+      free: noop,
+    })),
+    workload(`decide-d${TEXT_DISTANCE}-random-${si(large)}`, `decide d=${TEXT_DISTANCE} random`, `${si(large)} fp`, large, 'fp', () => randomU64(createRng(15), large), (api, fingerprints) => ({
+      call: () => api.decide(fingerprints, { distance: TEXT_DISTANCE }),
+      free: noop,
+    })),
+    workload(`decide-identical-${si(IDENTICAL)}`, `decide d=${TEXT_DISTANCE}, identical`, `${si(IDENTICAL)} fp`, IDENTICAL, 'fp', identical, (api, fingerprints) => ({
+      call: () => api.decide(fingerprints, { distance: TEXT_DISTANCE }),
+      free: noop,
+    })),
+    {
+      ...workload(`decide-minhash-identical-${si(IDENTICAL)}`, 'decideMinHash 0.6, identical, 128 perm', `${si(IDENTICAL)} sig`, IDENTICAL, 'sig', () => {
+      const signatures = new Uint32Array(IDENTICAL * 128);
+      const rng = createRng(18);
+      const one = Uint32Array.from({ length: 128 }, () => rng.u32());
+      for (let d = 0; d < IDENTICAL; d++) signatures.set(one, d * 128);
+      return signatures;
+    }, (api, signatures) => ({
+        call: () => api.decideMinHash(signatures),
+        free: noop,
+      })),
+      shared: true,
+    },
+  ];
 }
 
 /** The distance the README recommends for text. */
