@@ -489,6 +489,18 @@ describe('decisions', () => {
     expect(result.stderr).toContain(message);
   });
 
+  it('lists the removed records of a family of 100,000 identical ones, for both methods, to a slow reader, quietly', () => {
+    const records = `${JSON.stringify({ text: mitA })}\n`.repeat(100_000);
+    for (const method of ['simhash', 'minhash']) {
+      // 1.5 MB of output to a reader that starts late: the pipe fills and drains many times.
+      const command = `${JSON.stringify(process.execPath)} ${JSON.stringify(cli)} dedup - --jsonl --method ${method} --removed | (sleep 1; sed -n '1p;$p;$=')`;
+      const result = spawnSync('sh', ['-c', command], { cwd: scratch, input: records, encoding: 'utf8', timeout: 60_000 });
+      expect(result.stderr).toBe('');
+      expect(result.status).toBe(0);
+      expect(result.stdout).toBe('<stdin>:2\n<stdin>:100000\n99999\n');
+    }
+  });
+
   it('exit status tells a usage error, no document read and some inputs skipped apart', () => {
     const dir = tree('status', { 'a.txt': mitA });
     expect(run(['dedup', dir]).status).toBe(0);

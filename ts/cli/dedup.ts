@@ -186,7 +186,7 @@ async function writeAll(stream: Writable, chunks: Iterable<string>): Promise<voi
   try {
     for (const chunk of chunks) {
       if (failure !== null) break;
-      if (!stream.write(chunk)) await new Promise<void>((resolve) => stream.once('drain', resolve).once('error', () => resolve()));
+      if (!stream.write(chunk)) await drained(stream);
     }
     // An error can arrive after write() returned: wait until what was written has been handed on.
     if (failure === null) await new Promise<void>((resolve) => stream.write('', () => resolve()));
@@ -197,4 +197,15 @@ async function writeAll(stream: Writable, chunks: Iterable<string>): Promise<voi
   if (failed !== null && failed.code !== 'EPIPE') {
     throw new Error(`cannot write the report to standard output: ${describeError(failed)}`);
   }
+}
+
+/** Resolves once `stream` drains or fails, leaving no listener behind either way. */
+function drained(stream: Writable): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const done = (): void => {
+      stream.off('drain', done).off('error', done);
+      resolve();
+    };
+    stream.on('drain', done).on('error', done);
+  });
 }
