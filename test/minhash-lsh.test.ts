@@ -98,6 +98,19 @@ describe('findAllMinHash and findClustersMinHash', () => {
     );
   });
 
+  it('findClustersMinHash joins a family of 100,000 identical signatures in linear time, and the rest as before', () => {
+    const words = Array.from({ length: 60 }, (_, i) => `w${i}`);
+    const texts = [words.join(' '), words.slice(0, 57).join(' '), 'an unrelated text about other things altogether', words.join(' ')];
+    const few = wasm.minhashMany(texts, { numPerm: K, size: 1 });
+    const n = 100_000;
+    const sigs = new Uint32Array(n * K);
+    for (let d = 0; d < n; d++) sigs.set(few.subarray((d < 3 ? d : 0) * K, ((d < 3 ? d : 0) + 1) * K), d * K);
+    const labels = wasm.findClustersMinHash(sigs, { numPerm: K, threshold: 0.8 });
+    expect(Array.from(labels.subarray(0, 4))).toEqual([0, 0, 2, 0]);
+    expect(labels.subarray(3).every((label) => label === 0)).toBe(true);
+    expect(pure.findClustersMinHash(sigs.subarray(0, 1000 * K), { numPerm: K, threshold: 0.8 })).toEqual(labels.subarray(0, 1000));
+  });
+
   it('confirm candidates by exact Jaccard when given the feature sets', () => {
     const texts = ['a b c d e f g h i j', 'a b c d e f g h i k', 'a b c d e f g h x y', 'p q r s t u v w'];
     const sigs = wasm.minhashMany(texts, { numPerm: 64, size: 1 });

@@ -166,23 +166,52 @@ export function findClustersMinHash(signatures: Uint32Array, options?: MinHashLs
     }
     return x;
   };
+  const union = (x: number, y: number): void => {
+    const rx = find(x);
+    const ry = find(y);
+    // The smaller root wins, so each component is labelled by its smallest position.
+    if (rx < ry) parent[ry] = rx;
+    else if (ry < rx) parent[rx] = ry;
+  };
+  // Equal signatures share every band and reach any threshold by estimate: joined here, they
+  // are searched once, so a family of identical documents costs linear time. (With `exact`,
+  // equal signatures may still differ in their sets: every document is searched.)
+  const distinct = exact === undefined ? firstOfEqual(signatures, k, n) : Uint32Array.from({ length: n }, (_, i) => i);
+  for (let i = 0; i < n; i++) if (distinct[i] !== i) union(distinct[i]!, i);
+  const searched = Uint32Array.from(distinct.filter((first, i) => first === i));
+  const compact = searched.length === n ? signatures : new Uint32Array(searched.length * k);
+  if (compact !== signatures) searched.forEach((position, j) => compact.set(signatures.subarray(position * k, (position + 1) * k), j * k));
   forEachCandidate(
-    signatures,
+    compact,
     k,
     plan.bands,
     plan.rows,
-    (x, y) => {
+    (a, b) => {
+      const [x, y] = [searched[a]!, searched[b]!];
       const pass = exact === undefined ? equalPositions(signatures, x * k, signatures, y * k, k) >= needed : exactJaccard(exact[x]!, exact[y]!) >= plan.threshold;
-      if (!pass) return;
-      const rx = find(x);
-      const ry = find(y);
-      // The smaller root wins, so each component is labelled by its smallest position.
-      if (rx < ry) parent[ry] = rx;
-      else if (ry < rx) parent[rx] = ry;
+      if (pass) union(x, y);
     },
-    (x, y) => find(x) === find(y),
+    (a, b) => find(searched[a]!) === find(searched[b]!),
   );
   const labels = new Uint32Array(n);
   for (let i = 0; i < n; i++) labels[i] = find(i);
   return labels;
+}
+
+/** For each of `n` signatures of `k` positions, the first position whose signature equals it. */
+function firstOfEqual(signatures: Uint32Array, k: number, n: number): Uint32Array {
+  const first = new Uint32Array(n);
+  const byHash = new Map<number, number[]>();
+  for (let i = 0; i < n; i++) {
+    let h = 0x811c_9dc5;
+    for (let p = i * k; p < (i + 1) * k; p++) h = Math.imul(h ^ signatures[p]!, 0x0100_0193);
+    const seen = byHash.get(h);
+    const same = seen?.find((j) => equalPositions(signatures, i * k, signatures, j * k, k) === k);
+    first[i] = same ?? i;
+    if (same === undefined) {
+      if (seen === undefined) byHash.set(h, [i]);
+      else seen.push(i);
+    }
+  }
+  return first;
 }
