@@ -7,7 +7,7 @@ import { createPool, type Pool } from '../parallel/pool.js';
 import type { DedupOptions, Keep } from './args.js';
 import { FingerprintCollector } from './fingerprints.js';
 import { pathFilter } from './globs.js';
-import { type Grouped, decideByMinHash, decideNearDuplicates, groupByMinHash, groupNearDuplicates } from './groups.js';
+import { decideOrGroup } from './groups.js';
 import { fingerprintJsonLinesSources } from './pooled-jsonl.js';
 import { SignatureCollector } from './signatures.js';
 import { IdCheck, ProblemLog, describeError } from './problems.js';
@@ -134,24 +134,7 @@ async function dedupSources(
   }
   const collected = await collector.finish();
   progress.step(`${options.grouping === 'decisions' ? 'deciding on' : 'grouping'} ${collected.ids.length.toLocaleString('en')} ${options.method === 'simhash' ? 'fingerprints' : 'signatures'}…`);
-  const priority = priorityOf(options.keep, collected.scores);
-  const decisions = options.grouping === 'decisions';
-  let fingerprinted: DedupReport['fingerprinted'];
-  let grouped: Grouped;
-  if ('signatures' in collected) {
-    fingerprinted = { ...collected, fingerprints: new BigUint64Array(0) };
-    grouped = decisions
-      ? decideByMinHash(collected.signatures, MINHASH_PERMUTATIONS, options.threshold, priority)
-      : groupByMinHash(collected.signatures, MINHASH_PERMUTATIONS, options.threshold);
-  } else if (options.redis === undefined) {
-    fingerprinted = collected;
-    grouped = decisions
-      ? await decideNearDuplicates(collected.fingerprints, options.distance, priority, pool)
-      : await groupNearDuplicates(collected.fingerprints, options.distance, pool);
-  } else {
-    // Loaded only here: ioredis is an optional peer dependency the plain command must not need.
-    ({ fingerprinted, grouped } = await (await import('./shared-decisions.js')).sharedDecisions(collected, options.redis, options.distance));
-  }
+  const { fingerprinted, grouped } = await decideOrGroup(collected, options, priorityOf(options.keep, collected.scores), pool);
   return {
     method: options.method,
     threshold: options.threshold,

@@ -6,6 +6,9 @@ import { decide } from '../wasm/decide.js';
 import { findClusters } from '../wasm/clusters.js';
 import { numDifferingBits } from '../wasm/distance.js';
 import type { Pool } from '../parallel/pool.js';
+import type { DedupOptions } from './args.js';
+import type { Fingerprinted } from './fingerprints.js';
+import type { Signed } from './signatures.js';
 
 /**
  * One family of near-duplicates: at least two documents. With decisions the first member is
@@ -25,6 +28,40 @@ export interface Group {
 export interface Grouped {
   readonly groups: Group[];
   readonly representative: Uint32Array | undefined;
+}
+
+/**
+ * The step of `dedup` after the sketches: the decisions (or components, with `--groups
+ * components`) over what the collector kept, for SimHash (here, or with `--redis` against the
+ * shared index) or MinHash, and the documents the report names (with `--redis`, also the
+ * representatives other processes kept).
+ */
+export async function decideOrGroup(
+  collected: Fingerprinted | Signed,
+  options: DedupOptions,
+  priority: Float64Array | undefined,
+  pool: Pool | undefined,
+): Promise<{ fingerprinted: Fingerprinted; grouped: Grouped }> {
+  const decisions = options.grouping === 'decisions';
+  if ('signatures' in collected) {
+    const { numPerm } = collected;
+    return {
+      fingerprinted: { ...collected, fingerprints: new BigUint64Array(0) },
+      grouped: decisions
+        ? decideByMinHash(collected.signatures, numPerm, options.threshold, priority)
+        : groupByMinHash(collected.signatures, numPerm, options.threshold),
+    };
+  }
+  if (options.redis !== undefined) {
+    // Loaded only here: ioredis is an optional peer dependency the plain command must not need.
+    return (await import('./shared-decisions.js')).sharedDecisions(collected, options.redis, options.distance);
+  }
+  return {
+    fingerprinted: collected,
+    grouped: decisions
+      ? await decideNearDuplicates(collected.fingerprints, options.distance, priority, pool)
+      : await groupNearDuplicates(collected.fingerprints, options.distance, pool),
+  };
 }
 
 /**

@@ -11,6 +11,8 @@ import { features } from '../wasm/text.js';
 export interface Signed {
   /** Signatures of the documents that have words, back to back, in input order. */
   readonly signatures: Uint32Array;
+  /** Positions of each signature. */
+  readonly numPerm: number;
   /** `ids[i]` names signature i. */
   readonly ids: readonly string[];
   /** `scores[i]`: the priority of document i (`--keep`), higher taken first. */
@@ -54,7 +56,7 @@ export class SignatureCollector {
   /** Signs what is left and returns everything collected. */
   finish(): Signed {
     this.#flush();
-    return { signatures: this.#signatures.subarray(0, this.#count * this.#options.numPerm), ids: this.#ids, scores: this.#scores, featureless: this.#featureless };
+    return { signatures: this.#signatures.subarray(0, this.#count * this.#options.numPerm), numPerm: this.#options.numPerm, ids: this.#ids, scores: this.#scores, featureless: this.#featureless };
   }
 
   #flush(): void {
