@@ -17,7 +17,9 @@ export { compute, computeWeighted, computeMany, computeManyWeighted } from './wa
 export { numDifferingBits, hammingDistances } from './wasm/distance.js';
 export { findAll } from './wasm/find-all.js';
 export { findClusters } from './wasm/clusters.js';
-export { decide } from './wasm/decide.js';
+export { decide, decideTexts } from './wasm/decide.js';
+export { TEXT_DECISION_VERSION } from './shared/adaptive.js';
+export type { DecideTextsOptions } from './shared/adaptive.js';
 export { decideMinHash, decisionGroups } from './shared/decide.js';
 export type { DecideMinHashOptions, DecideOptions, DecisionGroup, MinHashDecisions, PriorityOption, SimHashDecisions } from './shared/decide.js';
 export type { OnlineDecisions } from './shared/types.js';

@@ -9,7 +9,7 @@
  * of each other, and the answer depends only on the inputs and the priority.
  */
 
-import { bandEqual, bandKey, equalPositions, minEqual } from './minhash-bands.js';
+import { KeptBands, equalPositions, minEqual } from './minhash-bands.js';
 import { checkSignatures } from './minhash-options.js';
 import { planMinHashLsh } from './minhash-plan.js';
 import type { MinHashLshOptions } from './minhash-types.js';
@@ -247,42 +247,25 @@ export function decideMinHash(signatures: Uint32Array, options?: DecideMinHashOp
   const needed = minEqual(plan.threshold, k);
   const representative = new Uint32Array(n);
   const similarity = new Float64Array(n);
-  // Ranks of the kept documents under each band key (keys of all bands in one map: a candidate
-  // is confirmed band by band, so keys that collide across bands cost a comparison, no error).
-  const buckets = new Map<number, number[]>();
+  const kept = new KeptBands(bands, rows);
   // seen[rank] = the rank of the document that last confirmed it as a candidate.
   const seen = new Int32Array(n).fill(-1);
-  const keys = new Uint32Array(bands);
   for (let rank = 0; rank < n; rank++) {
     const position = order[rank]!;
     const at = position * k;
     let best = -1;
     let bestEqual = -1;
-    for (let band = 0; band < bands; band++) {
-      const key = bandKey(signatures, at, band, rows);
-      keys[band] = key;
-      const bucket = buckets.get(key);
-      if (bucket === undefined) continue;
-      for (const candidate of bucket) {
-        if (seen[candidate] === rank) continue;
-        const other = order[candidate]! * k;
-        if (!bandEqual(signatures, at, signatures, other, band, rows)) continue;
-        seen[candidate] = rank;
-        const equal = equalPositions(signatures, at, signatures, other, k);
-        if (equal >= needed && (equal > bestEqual || (equal === bestEqual && candidate < best))) {
-          best = candidate;
-          bestEqual = equal;
-        }
+    kept.candidates(signatures, at, (r) => order[r]! * k, seen, rank, (candidate) => {
+      const equal = equalPositions(signatures, at, signatures, order[candidate]! * k, k);
+      if (equal >= needed && (equal > bestEqual || (equal === bestEqual && candidate < best))) {
+        best = candidate;
+        bestEqual = equal;
       }
-    }
+    });
     if (best < 0) {
       representative[position] = position;
       similarity[position] = 1;
-      for (let band = 0; band < bands; band++) {
-        const bucket = buckets.get(keys[band]!);
-        if (bucket === undefined) buckets.set(keys[band]!, [rank]);
-        else if (bucket[bucket.length - 1] !== rank) bucket.push(rank);
-      }
+      kept.add(signatures, at, rank);
     } else {
       representative[position] = order[best]!;
       similarity[position] = bestEqual / k;

@@ -60,3 +60,47 @@ export function exactJaccard(a: BigUint64Array, b: BigUint64Array): number {
   const union = a.length + b.length - common;
   return union === 0 ? 1 : common / union;
 }
+
+/**
+ * Kept documents (by rank) under each band key of their signatures: the candidates of the
+ * decisions, so that only kept documents are ever compared and a family of identical documents
+ * costs each member one candidate per band. Keys of all bands share one map: a candidate is
+ * confirmed band by band, so keys that collide across bands cost a comparison, no error.
+ */
+export class KeptBands {
+  readonly #buckets = new Map<number, number[]>();
+  readonly #bands: number;
+  readonly #rows: number;
+
+  constructor(bands: number, rows: number) {
+    this.#bands = bands;
+    this.#rows = rows;
+  }
+
+  /**
+   * Calls `visit(rank)` once for each kept document whose signature (in `of(rank)`) shares a
+   * band, row for row, with the one at `at` of `signatures`; `seen` marks the ranks visited for
+   * `stamp`.
+   */
+  candidates(signatures: Uint32Array, at: number, of: (rank: number) => number, seen: Int32Array, stamp: number, visit: (rank: number) => void): void {
+    for (let band = 0; band < this.#bands; band++) {
+      const bucket = this.#buckets.get(bandKey(signatures, at, band, this.#rows));
+      if (bucket === undefined) continue;
+      for (const rank of bucket) {
+        if (seen[rank] === stamp || !bandEqual(signatures, at, signatures, of(rank), band, this.#rows)) continue;
+        seen[rank] = stamp;
+        visit(rank);
+      }
+    }
+  }
+
+  /** Files the kept document `rank` under the bands of its signature at `at`. */
+  add(signatures: Uint32Array, at: number, rank: number): void {
+    for (let band = 0; band < this.#bands; band++) {
+      const key = bandKey(signatures, at, band, this.#rows);
+      const bucket = this.#buckets.get(key);
+      if (bucket === undefined) this.#buckets.set(key, [rank]);
+      else if (bucket[bucket.length - 1] !== rank) bucket.push(rank);
+    }
+  }
+}

@@ -1,9 +1,12 @@
 /** Decisions over fingerprints, searched and indexed in WebAssembly. */
 
-import { decideSimHash, type DecideOptions, type SimHashDecisions } from '../shared/decide.js';
+import { decideTextsWith, type DecideTextsOptions } from '../shared/adaptive.js';
+import { decideSimHash, type DecideOptions, type MinHashDecisions, type SimHashDecisions } from '../shared/decide.js';
 import type { U64Input } from '../shared/types.js';
 import { findClusters } from './clusters.js';
 import { SimHashIndex } from './simhash-index.js';
+import { minhashMany } from './minhash.js';
+import { features } from './text.js';
 
 const engine = { findClusters, SimHashIndex };
 
@@ -23,4 +26,23 @@ const engine = { findClusters, SimHashIndex };
  */
 export function decide(fingerprints: U64Input, options: DecideOptions): SimHashDecisions {
   return decideSimHash(engine, fingerprints, options);
+}
+
+const textEngine = { features, minhashMany };
+
+/**
+ * Which texts to keep and which to remove, by the length-adaptive rule (text decision
+ * specification v2, docs/adaptive.md): texts of at most 40 distinct words are near-duplicates
+ * when the exact Jaccard similarity of their word sets is at least 0.4; other pairs when the
+ * estimated Jaccard similarity of their word-pair sets is at least 0.62. Otherwise the rule of
+ * `decide`: texts taken in priority order, each removed for the most similar kept one (ties to
+ * the one taken first). An edited one-line title is found as surely as an edited page.
+ *
+ * @example
+ * const { representative, similarity } = decideTexts(['Fix the build on arm64', 'Fix the build on armel', 'Update translations']);
+ * // representative: [0, 0, 2]
+ * @throws {TypeError | RangeError} for texts that are not strings, or a bad priority.
+ */
+export function decideTexts(texts: readonly string[], options?: DecideTextsOptions): MinHashDecisions {
+  return decideTextsWith(textEngine, texts, options);
 }
