@@ -75,7 +75,7 @@ describe('dedup', () => {
       'e.txt': mpl.replace('Mozilla Public License', 'Mozilla Public Licence'),
       '.hidden/f.txt': mitA,
     });
-    const { status, stdout, stderr } = run(['dedup', dir]);
+    const { status, stdout, stderr } = run(['dedup', dir, '--method', 'simhash']);
     expect(stderr).toBe('');
     expect(status).toBe(0);
     expect(stdout).toContain('Group 1 (2 documents)');
@@ -332,7 +332,9 @@ describe('usage', () => {
     expect(run(['dedup', '.', '--method', 'minhash', '--distance', '3']).stderr).toContain('--distance and --weighting apply to --method simhash');
     expect(run(['dedup', '.', '--threshold', '0.8']).stderr).toContain('--threshold applies to --method minhash');
     expect(run(['dedup', '.', '--method', 'minhash', '--threshold', '1.5']).status).toBe(2);
-    expect(run(['dedup', '.', '--method', 'lsh']).stderr).toContain("--method must be simhash or minhash, got 'lsh'");
+    expect(run(['dedup', '.', '--method', 'lsh']).stderr).toContain("--method must be adaptive, simhash or minhash, got 'lsh'");
+    expect(run(['dedup', '.', '--method', 'adaptive', '--distance', '3']).stderr).toContain('--distance chooses what --method adaptive chooses by length');
+    expect(run(['dedup', '.', '--method', 'adaptive', '--redis', 'redis://127.0.0.1:1']).stderr).toContain('--redis shares a SimHash index: add --method simhash');
   });
 
   it('prints help, with the exit codes, and the version', () => {
@@ -361,7 +363,7 @@ describe('decisions', () => {
     similarity?: number;
   }
 
-  for (const method of ['simhash', 'minhash'] as const) {
+  for (const method of ['adaptive', 'simhash', 'minhash'] as const) {
     it(`${method}: deleting what --removed lists leaves no two near-duplicates, and every removed file had a kept twin within the threshold`, async () => {
       const api = await import('../ts/index.js');
       await api.init();
@@ -381,7 +383,9 @@ describe('decisions', () => {
 
       const text = (path: string): string => readFileSync(path, 'utf8');
       const near =
-        method === 'simhash'
+        method === 'adaptive'
+          ? (a: string, b: string) => api.decideTexts([text(a), text(b)]).representative[1] === 0
+          : method === 'simhash'
           ? (a: string, b: string) => api.numDifferingBits(api.fingerprint(text(a), { weighting: 'binary' }), api.fingerprint(text(b), { weighting: 'binary' })) <= 10
           : (a: string, b: string) => api.estimateJaccard(api.minhash(text(a)), api.minhash(text(b))) >= 0.6;
       for (const decision of json.decisions.filter((d) => !d.kept)) {
@@ -389,10 +393,12 @@ describe('decisions', () => {
         expect(near(decision.id, decision.representative!)).toBe(true);
       }
       // Components join the chain, whose ends are far beyond the threshold: nothing to delete by.
-      const components = JSON.parse(run([...args, '--groups', 'components', '--json']).stdout) as { groups: { members: { id: string }[] }[] };
-      const apacheGroup = components.groups.find((g) => g.members[0]!.id.endsWith(join('apache', '0.txt')))!;
-      expect(apacheGroup.members.length).toBeGreaterThanOrEqual(8);
-      expect(near(apacheGroup.members[0]!.id, apacheGroup.members.at(-1)!.id)).toBe(false);
+      if (method !== 'adaptive') {
+        const components = JSON.parse(run([...args, '--groups', 'components', '--json']).stdout) as { groups: { members: { id: string }[] }[] };
+        const apacheGroup = components.groups.find((g) => g.members[0]!.id.endsWith(join('apache', '0.txt')))!;
+        expect(apacheGroup.members.length).toBeGreaterThanOrEqual(8);
+        expect(near(apacheGroup.members[0]!.id, apacheGroup.members.at(-1)!.id)).toBe(false);
+      }
 
       for (const path of removed) rmSync(path);
       const remaining = Object.keys(files).map((f) => join(dir, f)).filter((path) => existsSync(path));
@@ -403,10 +409,27 @@ describe('decisions', () => {
     });
   }
 
+  it('decides by length by default: an edited one-line title is found as an edited page is', () => {
+    const titles = ['Fix a crash when the configuration file is missing', 'Fix a hang when the configuration file is missing', 'Update the Brazilian Portuguese translation'];
+    const records = [...titles.map((text, i) => ({ id: `t${i}`, text })), { id: 'page', text: apache }, { id: 'page-edited', text: apache.replace('Apache', 'Apachee') }];
+    const input = records.map((r) => JSON.stringify(r)).join('\n');
+    const byDefault = JSON.parse(run(['dedup', '-', '--jsonl', '--id', 'id', '--json'], input).stdout) as { method: string; decisions: Decision[] };
+    expect(byDefault.method).toBe('adaptive');
+    expect(byDefault.decisions.filter((d) => !d.kept).map((d) => [d.id, d.representative])).toEqual([
+      ['t1', 't0'],
+      ['page-edited', 'page'],
+    ]);
+    // SimHash over word 3-shingles misses the edited title: a one-word edit changes most of its shingles.
+    const simhash = JSON.parse(run(['dedup', '-', '--jsonl', '--id', 'id', '--json', '--method', 'simhash'], input).stdout) as { decisions: Decision[] };
+    expect(simhash.decisions.filter((d) => !d.kept).map((d) => d.id)).toEqual(['page-edited']);
+    // Spelling out a SimHash option keeps its meaning from before the adaptive default.
+    expect(JSON.parse(run(['dedup', '-', '--jsonl', '--json', '--distance', '3'], input).stdout)).toMatchObject({ method: 'simhash', distance: 3 });
+  });
+
   it('--keep chooses the document of a family that is kept; the distances are to it', () => {
     const dir = tree('keep', { '1.txt': apache, '2.txt': `${apache} and some more words at the end of it all`, '3.txt': apache.slice(0, -200) });
     const kept = (...extra: string[]): string[] => {
-      const report = JSON.parse(run(['dedup', dir, '--json', ...extra]).stdout) as { decisions: Decision[]; keep: string };
+      const report = JSON.parse(run(['dedup', dir, '--method', 'simhash', '--json', ...extra]).stdout) as { decisions: Decision[]; keep: string };
       return report.decisions.filter((d) => d.kept).map((d) => d.id.slice(dir.length + 1));
     };
     expect(kept()).toEqual(['1.txt']);
@@ -418,7 +441,7 @@ describe('decisions', () => {
     utimesSync(join(dir, '3.txt'), new Date('2022-01-01'), new Date('2022-01-01'));
     expect(kept('--keep', 'newest')).toEqual(['2.txt']);
     expect(kept('--keep', 'oldest')).toEqual(['1.txt']);
-    const table = run(['dedup', dir, '--keep', 'longest']).stdout;
+    const table = run(['dedup', dir, '--method', 'simhash', '--keep', 'longest']).stdout;
     expect(table).toMatch(/Group 1 \(3 documents\)\n {2}distance {2}fingerprint {7}document\n {6}kept {2}[0-9a-f]{16} {2}\S*2\.txt\n/);
     expect(table).toContain('keeping the longest');
   });
@@ -432,14 +455,14 @@ describe('decisions', () => {
       { id: 'c', text: mitB },
     ].map((record) => JSON.stringify(record));
     for (const threads of ['1', '2']) {
-      const result = run(['dedup', '-', '--jsonl', '--id', 'id', '--keep', 'newest', '--keep-field', 't', '--json', '--threads', threads], `${lines.join('\n')}\n`);
+      const result = run(['dedup', '-', '--jsonl', '--id', 'id', '--method', 'simhash', '--keep', 'newest', '--keep-field', 't', '--json', '--threads', threads], `${lines.join('\n')}\n`);
       expect(result.status).toBe(1);
       expect(result.stderr).toContain(`skipped <stdin>:5: no number or date in field 't'`);
       expect(result.stderr).toContain('warning: <stdin>:4 has the id "7" of <stdin>:3');
       const report = JSON.parse(result.stdout) as { decisions: Decision[] };
       expect(report.decisions.find((d) => d.id === 'a')).toEqual({ id: 'a', kept: false, representative: 'b', distance: expect.any(Number) as number });
     }
-    const lastOnPool = run(['dedup', '-', '--jsonl', '--id', 'id', '--keep', 'last', '--removed', '--threads', '2'], `${lines.slice(0, 2).join('\n')}\n`);
+    const lastOnPool = run(['dedup', '-', '--jsonl', '--id', 'id', '--method', 'simhash', '--keep', 'last', '--removed', '--threads', '2'], `${lines.slice(0, 2).join('\n')}\n`);
     expect(lastOnPool.stdout).toBe('a\n');
   });
 

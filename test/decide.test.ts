@@ -182,6 +182,45 @@ for (const [name, load] of ENTRIES) {
       );
     });
 
+    it('reads a HashArray view as it was, however much memory the search and the index take', () => {
+      const rng = new SplitMix64(31n);
+      const values = Array.from({ length: 400_000 }, () => rng.next());
+      values[399_999] = values[0]! ^ 1n;
+      const array = api().allocHashArray(values.length);
+      try {
+        array.view.set(values);
+        const { representative, distance } = api().decide(array.view, { distance: 3 });
+        expect(representative.length).toBe(values.length);
+        expect(representative[399_999]).toBe(0);
+        expect(distance[399_999]).toBe(1);
+        expect(api().decide(array, { distance: 3 }).representative).toEqual(representative);
+      } finally {
+        array.free();
+      }
+    });
+
+    it('decideMany: an id given again is decided afresh, its old entry replaced or removed; an id twice in a batch is refused', () => {
+      const index = new (api().SimHashIndex)({ distance: 3 });
+      try {
+        // 1 and 2 kept; 3 removed for 1.
+        expect(Array.from(index.decideMany(Uint32Array.of(1, 2, 3), [0x0n, 0xffffn, 0x1n]).representative)).toEqual([1, 2, 1]);
+        // The same documents again: unchanged decisions, the kept ones recognised by their own entry.
+        expect(Array.from(index.decideMany(Uint32Array.of(1, 2, 3), [0x0n, 0xffffn, 0x1n]).representative)).toEqual([1, 2, 1]);
+        // Document 1 edited next to document 2: removed for 2, and its old entry leaves the index,
+        // so 0x0 has no kept twin any more and document 4 is kept.
+        expect(Array.from(index.decideMany(Uint32Array.of(1), [0xfffen]).representative)).toEqual([2]);
+        expect(index.has(1)).toBe(false);
+        expect(Array.from(index.decideMany(Uint32Array.of(4), [0x2n]).representative)).toEqual([4]);
+        // Document 2 edited far away, and document 5 near its old fingerprint in the same batch:
+        // the old entry of 2 is no candidate for 5.
+        expect(Array.from(index.decideMany(Uint32Array.of(2, 5), [0xf0f0_0000n, 0xfffdn]).representative)).toEqual([2, 5]);
+        expect(index.query(0xfffdn).ids).toEqual(Uint32Array.of(5));
+        expect(() => index.decideMany(Uint32Array.of(7, 8, 7), [1n, 2n, 3n])).toThrow(/ids must be distinct within a batch: ids\[0\] and ids\[2\] are both 7/);
+      } finally {
+        index.free();
+      }
+    });
+
     it('rejects bad arguments, naming them', () => {
       const l = loose(api());
       const index = new (api().SimHashIndex)({ distance: 3 });

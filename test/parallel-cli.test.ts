@@ -32,7 +32,7 @@ it('prints the same report with 1, 2 and 3 threads and by default', () => {
   const file = join(scratch, 'docs.jsonl');
   writeFileSync(file, lines.join('\n') + '\n');
   const outputs = [['--threads', '1'], ['--threads', '2'], ['--threads', '3'], []].map((extra) => {
-    const result = run(['dedup', file, '--jsonl', '--id', 'id', '--json', ...extra]);
+    const result = run(['dedup', file, '--jsonl', '--id', 'id', '--method', 'simhash', '--json', ...extra]);
     expect(result.status).toBe(0);
     return result.stdout;
   });

@@ -143,6 +143,13 @@ describe('dedup --redis', () => {
     expect(second[3]).toBe(`6 pages in index '${name}'`);
   });
 
+  it('refuses two documents of one name, which would share one entry of the shared index', () => {
+    const twice = file('twice.jsonl', [JSON.stringify({ id: 'x', text: 'one text here' }), JSON.stringify({ id: 'x', text: 'another text entirely' })]);
+    const result = runSync([twice, '--jsonl', '--id', 'id', '--redis', servers().url, '--index', uniqueName('twice')]);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain("--redis: documents 1 and 2 are both named 'x'");
+  });
+
   it('refuses --index without --redis, and a URL that is not redis://', () => {
     const noUrl = runSync([all, '--index', 'x']);
     expect(noUrl.status).toBe(2);

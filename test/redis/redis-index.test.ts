@@ -237,16 +237,25 @@ for (const kind of ['single', 'cluster'] as const) {
       }
     });
 
-    it('decideMany fails, after its writes, when it held the lock past lockFor', async () => {
-      const index = await RedisSimHashIndex.open({ client, name: uniqueName('decide-lock'), distance: 3 });
-      const values = Array.from({ length: 3000 }, (_, k) => BigInt(k) * 0x9e37_79b9_7f4a_7c15n & ((1n << 64n) - 1n));
-      const error = await index.decideMany(Uint32Array.from(values, (_, k) => k), values, { lockFor: 1 }).then(
+    it('decideMany waits out a holder that died with the lock, and writes nothing once its own lock lapsed', async () => {
+      const name = uniqueName('decide-lock');
+      const index = await RedisSimHashIndex.open({ client, name, distance: 3 });
+      // A holder that died: its lock expires after 300 ms, and then the call goes on.
+      await client.set(`simhash:{${name}}:lock`, 'a dead process', 'PX', 300);
+      const started = Date.now();
+      expect(Array.from((await index.decideMany(Uint32Array.of(1, 2), [0n, 1n])).representative)).toEqual([1, 1]);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(250);
+      // A lock of 1 ms lapses before the call writes: it fails and writes nothing.
+      const values = Array.from({ length: 3000 }, (_, k) => (BigInt(k) * 0x9e37_79b9_7f4a_7c15n) & ((1n << 64n) - 1n));
+      const error = await index.decideMany(Uint32Array.from(values, (_, k) => 100 + k), values, { lockFor: 1 }).then(
         () => undefined,
         (e: unknown) => e,
       );
       expect(error).toBeInstanceOf(RedisIndexError);
-      expect((error as RedisIndexError).message).toMatch(/longer than 1 ms, so another process may have decided at the same time/);
+      expect((error as RedisIndexError).message).toMatch(/lock lapsed .*nothing was written/);
+      expect(await index.size()).toBe(1);
       await expect(index.decideMany(Uint32Array.of(1), [1n], { lockFor: 0 })).rejects.toThrow(/options.lockFor must be an integer in 1..3600000/);
+      await expect(index.decideMany(Uint32Array.of(5, 5), [1n, 2n])).rejects.toThrow(/ids must be distinct within a batch/);
     });
 
     it('serves every process that opens it by name, and keeps indexes of other names apart', async () => {

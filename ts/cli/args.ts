@@ -23,8 +23,11 @@ export const DEFAULT_DISTANCE = 10;
  */
 export const DEFAULT_WEIGHTING: Weighting = 'binary';
 
-/** What `--method` accepts. */
-export type Method = 'simhash' | 'minhash';
+/**
+ * What `--method` accepts: `adaptive` (the default) chooses features and threshold from each
+ * text's length (text decision specification v2); `simhash` and `minhash` use the options given.
+ */
+export type Method = 'adaptive' | 'simhash' | 'minhash';
 
 /**
  * Estimated Jaccard similarity two documents must reach with `--method minhash` by default:
@@ -179,7 +182,15 @@ export function parseCommandLine(argv: readonly string[]): Command {
   }
   if (values.redis !== undefined && grouping === 'components') throw new UsageError('--redis decides online: --groups components does not apply');
 
-  const method = methodOf(values.method);
+  const method = methodOf(values);
+  if (method === 'adaptive') {
+    const chosen = (['distance', 'weighting', 'unit', 'size', 'threshold'] as const).filter((name) => values[name] !== undefined);
+    if (chosen.length > 0) {
+      throw new UsageError(`--${chosen[0]} chooses what --method adaptive chooses by length (text decision specification v2): add --method simhash or minhash`);
+    }
+    if (values.redis !== undefined) throw new UsageError('--redis shares a SimHash index: add --method simhash');
+    if (grouping === 'components') throw new UsageError('--groups components needs --method simhash or minhash');
+  }
   if (method === 'minhash' && (values.distance !== undefined || values.weighting !== undefined)) {
     throw new UsageError('--distance and --weighting apply to --method simhash; MinHash takes --threshold');
   }
@@ -313,10 +324,18 @@ function keepOf(text: string | undefined): Keep {
   throw new UsageError(`--keep must be one of ${KEEPS.join(', ')}, got '${text}'`);
 }
 
-function methodOf(text: string | undefined): Method {
-  if (text === undefined) return 'simhash';
-  if (text === 'simhash' || text === 'minhash') return text;
-  throw new UsageError(`--method must be simhash or minhash, got '${text}'`);
+/**
+ * The method asked for. Without `--method`, the options of SimHash (`--distance`, `--weighting`,
+ * `--unit`, `--size`, `--redis`) keep their meaning from before the adaptive default: SimHash.
+ */
+function methodOf(values: { method?: string; distance?: string; weighting?: string; unit?: string; size?: string; redis?: string; threshold?: string }): Method {
+  const text = values.method;
+  if (text === undefined) {
+    const simhash = [values.distance, values.weighting, values.unit, values.size, values.redis].some((v) => v !== undefined);
+    return simhash || values.threshold !== undefined ? 'simhash' : 'adaptive';
+  }
+  if (text === 'adaptive' || text === 'simhash' || text === 'minhash') return text;
+  throw new UsageError(`--method must be adaptive, simhash or minhash, got '${text}'`);
 }
 
 function similarityOf(text: string): number {

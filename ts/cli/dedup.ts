@@ -10,6 +10,7 @@ import { pathFilter } from './globs.js';
 import { decideOrGroup } from './groups.js';
 import { fingerprintJsonLinesSources } from './pooled-jsonl.js';
 import { SignatureCollector } from './signatures.js';
+import { TextSketchCollector } from './text-sketches.js';
 import { IdCheck, ProblemLog, describeError } from './problems.js';
 import { type Progress, type ProgressStream, startProgress } from './progress.js';
 import { type Item, readDocuments } from './read.js';
@@ -111,7 +112,9 @@ async function dedupSources(
   const collector =
     options.method === 'simhash'
       ? new FingerprintCollector(textOptions, pool)
-      : new SignatureCollector({ unit: options.unit, numPerm: MINHASH_PERMUTATIONS, ...size });
+      : options.method === 'minhash'
+        ? new SignatureCollector({ unit: options.unit, numPerm: MINHASH_PERMUTATIONS, ...size })
+        : new TextSketchCollector();
   let documents = 0;
   const checkIds = options.jsonl?.id !== undefined;
   const scoresByPosition = options.keep === 'first' || options.keep === 'last';
@@ -133,7 +136,7 @@ async function dedupSources(
     }
   }
   const collected = await collector.finish();
-  progress.step(`${options.grouping === 'decisions' ? 'deciding on' : 'grouping'} ${collected.ids.length.toLocaleString('en')} ${options.method === 'simhash' ? 'fingerprints' : 'signatures'}…`);
+  progress.step(`${options.grouping === 'decisions' ? 'deciding on' : 'grouping'} ${collected.ids.length.toLocaleString('en')} ${options.method === 'simhash' ? 'fingerprints' : 'sketches'}…`);
   const { fingerprinted, grouped } = await decideOrGroup(collected, options, priorityOf(options.keep, collected.scores), pool);
   return {
     method: options.method,

@@ -1,6 +1,7 @@
 /** Groups of near-duplicates: what each decision keeps and removes, or connected components. */
 
-import { decideMinHash, decisionGroups } from '../shared/decide.js';
+import { decideSketches } from '../shared/adaptive.js';
+import { decideMinHash, decisionGroups, takingOrder } from '../shared/decide.js';
 import { findClustersMinHash } from '../shared/minhash-find.js';
 import { decide } from '../wasm/decide.js';
 import { findClusters } from '../wasm/clusters.js';
@@ -9,6 +10,7 @@ import type { Pool } from '../parallel/pool.js';
 import type { DedupOptions } from './args.js';
 import type { Fingerprinted } from './fingerprints.js';
 import type { Signed } from './signatures.js';
+import type { Sketched } from './text-sketches.js';
 
 /**
  * One family of near-duplicates: at least two documents. With decisions the first member is
@@ -37,12 +39,19 @@ export interface Grouped {
  * representatives other processes kept).
  */
 export async function decideOrGroup(
-  collected: Fingerprinted | Signed,
+  collected: Fingerprinted | Signed | Sketched,
   options: DedupOptions,
   priority: Float64Array | undefined,
   pool: Pool | undefined,
 ): Promise<{ fingerprinted: Fingerprinted; grouped: Grouped }> {
   const decisions = options.grouping === 'decisions';
+  if ('sketches' in collected) {
+    const { representative, similarity } = decideSketches(collected.sketches, takingOrder(priority, collected.ids.length));
+    const groups = decisionGroups(representative).map(
+      ({ members }): Group => ({ members, bits: new Uint8Array(members.length), similarity: Float64Array.from(members, (m) => similarity[m]!) }),
+    );
+    return { fingerprinted: { ...collected, fingerprints: new BigUint64Array(0) }, grouped: { groups, representative } };
+  }
   if ('signatures' in collected) {
     const { numPerm } = collected;
     return {

@@ -1,5 +1,6 @@
 /** The result of a dedup run, as a readable table or as JSON, produced a piece at a time. */
 
+import { LONG_THRESHOLD, SHORT_THRESHOLD, SHORT_WORDS, TEXT_DECISION_VERSION } from '../shared/adaptive.js';
 import type { Grouping, Keep, Method, Unit, Weighting } from './args.js';
 import type { Fingerprinted } from './fingerprints.js';
 import type { Group } from './groups.js';
@@ -85,9 +86,11 @@ function summary(report: DedupReport): string {
       : [grouped === 0 ? 'no near-duplicates' : `${count(grouped)} in ${plural(report.groups.length, 'group')} of near-duplicates (connected components)`, `${count(unique)} unique`];
   if (report.fingerprinted.featureless.length > 0) parts.push(`${count(report.fingerprinted.featureless.length)} without words`);
   const settings =
-    report.method === 'minhash'
-      ? `MinHash similarity ≥ ${report.threshold}, ${report.unit} ${report.size}-shingles`
-      : `distance ≤ ${report.distance} bits, ${report.unit} ${report.size}-shingles, ${report.weighting} weighting`;
+    report.method === 'adaptive'
+      ? `adaptive: up to ${SHORT_WORDS} words by word sets (Jaccard ≥ ${SHORT_THRESHOLD}), longer by word pairs (≥ ${LONG_THRESHOLD}); specification v${TEXT_DECISION_VERSION}`
+      : report.method === 'minhash'
+        ? `MinHash similarity ≥ ${report.threshold}, ${report.unit} ${report.size}-shingles`
+        : `distance ≤ ${report.distance} bits, ${report.unit} ${report.size}-shingles, ${report.weighting} weighting`;
   const keep = report.grouping === 'decisions' && report.keep !== 'first' ? `, keeping the ${report.keep}` : '';
   return `${plural(report.documents, 'document')}: ${parts.join(', ')} (${settings}${keep}).`;
 }
@@ -116,9 +119,11 @@ export function* removedChunks(report: DedupReport, end: string): Generator<stri
 export function* jsonChunks(report: DedupReport): Generator<string> {
   const { fingerprinted } = report;
   const settings =
-    report.method === 'minhash'
-      ? { method: report.method, threshold: report.threshold, unit: report.unit, size: report.size }
-      : { method: report.method, distance: report.distance, unit: report.unit, size: report.size, weighting: report.weighting };
+    report.method === 'adaptive'
+      ? { method: report.method, specification: TEXT_DECISION_VERSION }
+      : report.method === 'minhash'
+        ? { method: report.method, threshold: report.threshold, unit: report.unit, size: report.size }
+        : { method: report.method, distance: report.distance, unit: report.unit, size: report.size, weighting: report.weighting };
   const header = {
     ...settings,
     grouping: report.grouping,

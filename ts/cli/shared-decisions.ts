@@ -48,6 +48,13 @@ export async function sharedDecisions(
   shared: SharedIndex,
   distance: number,
 ): Promise<{ fingerprinted: Fingerprinted; grouped: Grouped }> {
+  const first = new Map<string, number>();
+  own.ids.forEach((name, k) => {
+    const earlier = first.get(name);
+    // One name, one entry of the shared index: two documents cannot share it.
+    if (earlier !== undefined) throw new Error(`--redis: documents ${earlier + 1} and ${k + 1} are both named '${name}'; the shared index knows documents by name (give --id a field that is unique)`);
+    first.set(name, k);
+  });
   const client = await connectRedis(shared.url);
   try {
     const index = await RedisSimHashIndex.open({ client, name: shared.index, distance });

@@ -8,7 +8,7 @@
 import { checkId, checkIds, checkIndexOptions, checkQueryOptions, checkSameLength } from '../shared/index-args.js';
 import { filterOptions } from '../shared/filter.js';
 import { checkIndexBytes, decodeIndex, encodeIndex } from '../shared/index-format.js';
-import { keptOf } from '../shared/decide.js';
+import { checkDistinctIds, keptOf, queryLimit } from '../shared/decide.js';
 import type { OnlineDecisions, QueryManyResult, QueryOptions, QueryResult, SimHashIndexOptions, U64Input } from '../shared/types.js';
 import { checkOptions, checkU64, describe } from '../shared/validate.js';
 import { canShareMemory, copyU64Input } from './input.js';
@@ -264,10 +264,13 @@ export class ShardedIndex {
     const checkedIds = checkIds(ids).slice();
     const values = copyU64Input(fingerprints, 'fingerprints', false);
     checkSameLength(checkedIds, values.length);
+    checkDistinctIds(checkedIds);
     const turn = this.#deciding.then(async () => {
-      const found = await this.#queryChecked(values, { limit: 2 });
+      const found = await this.#queryChecked(values, { limit: queryLimit(checkedIds) });
       const decisions = await this.#workers.run<OnlineDecisions>({ op: 'decideAgainst', distance: this.distance, fingerprints: values, ids: checkedIds, found });
       const kept = keptOf(checkedIds, decisions);
+      // A removed document's id may hold an entry of an earlier call: it is no longer kept.
+      await Promise.all(Array.from(checkedIds).filter((_, q) => kept[q] === 0).map((id) => this.#removeChecked(id)));
       await this.#addChecked(
         checkedIds.filter((_, q) => kept[q] === 1),
         values.filter((_, q) => kept[q] === 1),
@@ -281,7 +284,10 @@ export class ShardedIndex {
   /** Removes `id`; `true` if it was present. */
   async remove(id: number): Promise<boolean> {
     this.#checkLive();
-    const checked = checkId(id);
+    return this.#removeChecked(checkId(id));
+  }
+
+  async #removeChecked(checked: number): Promise<boolean> {
     const shard = this.#shards[shardOf(checked, this.#shards.length)]!;
     const { removed, size } = await this.#change<{ removed: boolean; size: number }>(shard, (replica) => ({
       op: 'indexRemove',

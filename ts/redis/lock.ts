@@ -10,6 +10,9 @@ import { RedisIndexError } from './errors.js';
 /** Deletes the lock only if the caller still holds it. KEYS: lock; ARGV: token. */
 const UNLOCK = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
 
+/** Extends the lock only if the caller still holds it. KEYS: lock; ARGV: token, milliseconds. */
+const RENEW = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end return 0`;
+
 let tokens = 0;
 
 /** A token no other holder has: this process's random part and a counter. */
@@ -17,12 +20,18 @@ const processPart = Math.random().toString(36).slice(2) + Date.now().toString(36
 
 /**
  * Runs `work` while holding `key`, waiting (polling, up to 200 ms apart) while another holder
- * has it. The lock expires after `holdFor` ms, so a holder that dies delays the others by at
- * most that; a holder whose work takes longer loses it, and then fails with a
- * {@link RedisIndexError} saying so, after its work, since another holder may have run at the
- * same time.
+ * has it. The lock expires `holdFor` ms after it was last renewed, so a holder that dies delays
+ * the others by at most that; while `work` runs it is renewed every third of `holdFor`. `work`
+ * calls `stillHeld()` before it writes: that renews the lock once more and fails, before any
+ * write, if the lock lapsed (the process stalled longer than `holdFor`) and may be another's.
  */
-export async function withLock<T>(client: Redis | Cluster, key: string, holdFor: number, operation: string, work: () => Promise<T>): Promise<T> {
+export async function withLock<T>(
+  client: Redis | Cluster,
+  key: string,
+  holdFor: number,
+  operation: string,
+  work: (stillHeld: () => Promise<void>) => Promise<T>,
+): Promise<T> {
   const token = `${processPart}:${++tokens}`;
   try {
     for (let wait = 2; (await client.set(key, token, 'PX', holdFor, 'NX')) !== 'OK'; wait = Math.min(200, wait * 2)) {
@@ -31,17 +40,25 @@ export async function withLock<T>(client: Redis | Cluster, key: string, holdFor:
   } catch (error) {
     throw new RedisIndexError(operation, error, false);
   }
-  let result: T;
+  let lost = false;
+  const renew = async (): Promise<void> => {
+    if (lost) return;
+    const renewed = (await client.eval(RENEW, 1, key, token, String(holdFor)).catch(() => 0)) as number;
+    if (renewed === 0) lost = true;
+  };
+  const timer = setInterval(() => void renew(), Math.max(1, Math.floor(holdFor / 3)));
+  timer.unref?.();
+  const stillHeld = async (): Promise<void> => {
+    await renew();
+    if (lost) {
+      throw new RedisIndexError(operation, new Error(`the index's lock lapsed (held past ${holdFor} ms without renewal): nothing was written; run it again`), false);
+    }
+  };
   try {
-    result = await work();
-  } catch (error) {
-    // Released when the work failed too; a failure to release leaves the lock to expire.
+    return await work(stillHeld);
+  } finally {
+    clearInterval(timer);
+    // A failure to release leaves the lock to expire after `holdFor`.
     await client.eval(UNLOCK, 1, key, token).catch(() => undefined);
-    throw error;
   }
-  const released = (await client.eval(UNLOCK, 1, key, token).catch(() => 1)) as number;
-  if (released === 0) {
-    throw new RedisIndexError(operation, new Error(`it held the index's lock for longer than ${holdFor} ms, so another process may have decided at the same time`), true);
-  }
-  return result;
 }

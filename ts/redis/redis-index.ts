@@ -5,7 +5,7 @@ import { checkId, checkIds, checkQueryOptions, checkSameLength } from '../shared
 import { checkParts } from '../shared/filter.js';
 import { permutationLayout } from '../shared/layout.js';
 import { ballVolume, binomial } from '../shared/plan.js';
-import { decideAgainst, keptOf } from '../shared/decide.js';
+import { checkDistinctIds, decideAgainst, keptOf, queryLimit } from '../shared/decide.js';
 import type { OnlineDecisions, QueryManyResult, QueryOptions, QueryResult, U64Input } from '../shared/types.js';
 import { toU64Array } from '../shared/u64-input.js';
 import { checkBlocks, checkDistance, checkOptions, checkU64, describe } from '../shared/validate.js';
@@ -257,11 +257,18 @@ export class RedisSimHashIndex {
     const checkedIds = checkIds(ids).slice();
     const values = new BigUint64Array(toU64Array(fingerprints, 'fingerprints'));
     checkSameLength(checkedIds, values.length);
+    checkDistinctIds(checkedIds);
     const lockFor = optionalInteger(checkOptions(options).lockFor, 'options.lockFor', 1, 3_600_000, 30_000);
-    return withLock(this.#client, lockKey(this.name), lockFor, 'decideMany', async () => {
-      const found = await this.queryMany(values, { limit: 2 });
+    return withLock(this.#client, lockKey(this.name), lockFor, 'decideMany', async (stillHeld) => {
+      const found = await this.queryMany(values, { limit: queryLimit(checkedIds) });
       const decisions = decideAgainst(SimHashIndex, this.distance, values, checkedIds, found);
       const kept = keptOf(checkedIds, decisions);
+      const removed = Array.from(checkedIds).filter((_, q) => kept[q] === 0);
+      const present = await Promise.all(removed.map((id) => this.has(id)));
+      // Nothing is written once the lock may be another's.
+      await stillHeld();
+      // A removed document's id may hold an entry of an earlier call: it is no longer kept.
+      await Promise.all(removed.filter((_, k) => present[k]).map((id) => this.remove(id)));
       await this.addMany(
         checkedIds.filter((_, q) => kept[q] === 1),
         values.filter((_, q) => kept[q] === 1),

@@ -92,8 +92,9 @@ export interface SimHashEngine {
  * @throws {TypeError | RangeError} for bad fingerprints or options.
  */
 export function decideSimHash(engine: SimHashEngine, fingerprints: U64Input, options: DecideOptions): SimHashDecisions {
-  // A HashArray's view lives in WebAssembly memory, which the index may grow: read a copy.
-  const values = fingerprints instanceof BigUint64Array ? fingerprints : toU64Array(fingerprints, 'fingerprints').slice();
+  // Always a copy: a view of WebAssembly memory (a HashArray's) detaches when the search or the
+  // index grows that memory.
+  const values = new BigUint64Array(toU64Array(fingerprints, 'fingerprints'));
   const o = checkOptions(options) as unknown as DecideOptions;
   const { priority, ...clusterOptions } = o;
   // Checked before the search, so a bad priority costs nothing.
@@ -169,6 +170,15 @@ export function decideAgainst(
   const n = values.length;
   const representative = new Uint32Array(n);
   const bits = new Uint8Array(n);
+  // A document the index holds with this very fingerprint was kept before and stays kept; the
+  // index's entry for any other id of the batch is about to be replaced or removed, so it is
+  // no candidate for anyone.
+  const batch = new Map<number, number>();
+  ids.forEach((id, q) => batch.set(id, q));
+  const keptBefore = new Uint8Array(n);
+  for (let q = 0; q < n; q++) {
+    for (let m = found.offsets[q]!; m < found.offsets[q + 1]!; m++) if (found.ids[m] === ids[q] && found.distances[m] === 0) keptBefore[q] = 1;
+  }
   const local = new Index({ distance });
   // The batch's kept documents, by their rank in the local index.
   const keptIds: number[] = [];
@@ -177,19 +187,20 @@ export function decideAgainst(
       const id = ids[q]!;
       let best = -1;
       let bestBits = 65;
-      let keptBefore = false;
-      for (let m = found.offsets[q]!; m < found.offsets[q + 1]!; m++) {
-        if (found.ids[m] === id) keptBefore = true;
-        else if (best < 0) [best, bestBits] = [found.ids[m]!, found.distances[m]!];
+      for (let m = found.offsets[q]! ; m < found.offsets[q + 1]! && keptBefore[q] === 0; m++) {
+        const other = batch.get(found.ids[m]!);
+        if (other !== undefined && keptBefore[other] === 0) continue;
+        [best, bestBits] = [found.ids[m]!, found.distances[m]!];
+        break;
       }
-      if (!keptBefore) {
+      if (keptBefore[q] === 0) {
         const near = local.query(values[q]!, { limit: keptIds.length });
         for (let m = 0; m < near.ids.length && near.distances[m]! <= bestBits; m++) {
           const other = keptIds[near.ids[m]!]!;
           if (near.distances[m]! < bestBits || other < best) [best, bestBits] = [other, near.distances[m]!];
         }
       }
-      if (keptBefore || best < 0) {
+      if (keptBefore[q] === 1 || best < 0) {
         representative[q] = id;
         local.add(keptIds.length, values[q]!);
         keptIds.push(id);
@@ -214,10 +225,37 @@ export function decideManyIn(index: SimHashIndex, Index: SimHashIndexConstructor
   if (!(ids instanceof Uint32Array)) throw new TypeError(`ids must be a Uint32Array, got ${describe(ids)}`);
   const values = new BigUint64Array(toU64Array(fingerprints, 'fingerprints'));
   if (ids.length !== values.length) throw new RangeError(`fingerprints must have one fingerprint per id: expected ${ids.length}, got ${values.length}`);
-  const decisions = decideAgainst(Index, index.distance, values, ids, index.queryMany(values, { limit: 2 }));
+  checkDistinctIds(ids);
+  const decisions = decideAgainst(Index, index.distance, values, ids, index.queryMany(values, { limit: queryLimit(ids) }));
   const kept = keptOf(ids, decisions);
+  ids.forEach((id, q) => {
+    if (kept[q] === 0 && index.has(id)) index.remove(id);
+  });
   index.addMany(ids.filter((_, q) => kept[q] === 1), values.filter((_, q) => kept[q] === 1));
   return decisions;
+}
+
+/**
+ * How many answers per query `decideAgainst` needs: one beyond every entry the batch's own ids
+ * may hold, which it passes over.
+ */
+export function queryLimit(ids: Uint32Array): number {
+  return ids.length + 1;
+}
+
+/**
+ * Refuses a batch that names an id twice: its second document would replace the first in the
+ * index while both were decided as kept.
+ *
+ * @throws {RangeError} naming the id and its two places.
+ */
+export function checkDistinctIds(ids: Uint32Array): void {
+  const seen = new Map<number, number>();
+  ids.forEach((id, q) => {
+    const first = seen.get(id);
+    if (first !== undefined) throw new RangeError(`ids must be distinct within a batch: ids[${first}] and ids[${q}] are both ${id}`);
+    seen.set(id, q);
+  });
 }
 
 /** 1 for each document `decideAgainst` kept. */
