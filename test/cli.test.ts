@@ -479,8 +479,8 @@ describe('decisions', () => {
     expect(report.decisions.map((d) => d.id)).not.toContain(join(dir, 'GFDL'));
     const table = run(['dedup', dir]).stdout;
     expect(table).toContain(`Other paths of files read above (links; never kept or removed on their own): 2\n  ${join(dir, 'GFDL')} -> ${join(dir, 'GFDL-1.3')}\n`);
-    // The same file named twice is read once.
-    expect(JSON.parse(run(['dedup', join(dir, 'gfdl-1.2'), join(dir, 'gfdl-1.2'), '--json']).stdout)).toMatchObject({ documents: 1 });
+    // The same file named twice is read once, and is no alias of itself.
+    expect(JSON.parse(run(['dedup', join(dir, 'gfdl-1.2'), join(dir, 'gfdl-1.2'), '--json']).stdout)).toMatchObject({ documents: 1, aliases: [] });
   });
 
   it('--include and --exclude choose the files read inside directories', () => {
@@ -492,8 +492,11 @@ describe('decisions', () => {
     expect(read('--include', '*.txt')).toEqual(['a.txt', 'sub/c.txt', 'sub/deep/d.txt']);
     expect(read('--include', 'sub/**', '--exclude', '*.log')).toEqual(['sub/c.txt', 'sub/deep/d.txt']);
     expect(read('--include', '*.{md,log}')).toEqual(['b.md', 'sub/e.log']);
-    expect(read('--exclude', 'sub')).toEqual(['a.txt', 'b.md', 'sub/c.txt', 'sub/deep/d.txt', 'sub/e.log']);
-    expect(read('--exclude', 'sub/*')).toEqual(['a.txt', 'b.md', 'sub/deep/d.txt']);
+    // As in .gitignore: a name without / leaves out a directory and everything below it.
+    expect(read('--exclude', 'sub')).toEqual(['a.txt', 'b.md']);
+    expect(read('--exclude', 'deep/')).toEqual(['a.txt', 'b.md', 'sub/c.txt', 'sub/e.log']);
+    expect(read('--exclude', 'sub/*')).toEqual(['a.txt', 'b.md']);
+    expect(read('--include', 'sub/*.txt')).toEqual(['sub/c.txt']);
   });
 
   it.each([

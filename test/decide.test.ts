@@ -322,6 +322,9 @@ for (const [name, load] of ENTRIES) {
         [0, 2, 5],
         [1, 4],
       ]);
+      expectThrows(() => api().decisionGroups(Uint32Array.of(1, 0)), RangeError, 'representative[0]');
+      expectThrows(() => api().decisionGroups(Uint32Array.of(0, 7)), RangeError, 'representative[1]');
+      expectThrows(() => loose(api()).decisionGroups([0]), TypeError, 'representative');
     });
   });
 }

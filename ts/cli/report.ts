@@ -74,16 +74,19 @@ export function* tableChunks(report: DedupReport): Generator<string> {
 function summary(report: DedupReport): string {
   if (report.documents === 0) return 'No documents to compare.';
   const grouped = report.groups.reduce((sum, group) => sum + group.members.length, 0);
-  const unique = report.fingerprinted.ids.length - grouped;
-  const parts =
-    report.grouping === 'decisions'
-      ? [
-          grouped === 0
-            ? 'no near-duplicates'
-            : `${count(grouped - report.groups.length)} to remove as near-duplicates of ${count(report.groups.length)} kept`,
-          `${count(unique)} unique`,
-        ]
-      : [grouped === 0 ? 'no near-duplicates' : `${count(grouped)} in ${plural(report.groups.length, 'group')} of near-duplicates (connected components)`, `${count(unique)} unique`];
+  let parts: string[];
+  const representative = report.representative;
+  if (representative !== undefined) {
+    // With --redis a group may be led by a document another process kept: counted apart.
+    const own = representative.length;
+    const removed = representative.filter((kept, i) => kept !== i).length;
+    const leadersHere = report.groups.filter((group) => (group.members[0] as number) < own).length;
+    const unique = own - removed - leadersHere;
+    parts = [removed === 0 ? 'no near-duplicates' : `${count(removed)} to remove as near-duplicates of ${count(report.groups.length)} kept`, `${count(unique)} unique`];
+  } else {
+    const unique = report.fingerprinted.ids.length - grouped;
+    parts = [grouped === 0 ? 'no near-duplicates' : `${count(grouped)} in ${plural(report.groups.length, 'group')} of near-duplicates (connected components)`, `${count(unique)} unique`];
+  }
   if (report.fingerprinted.featureless.length > 0) parts.push(`${count(report.fingerprinted.featureless.length)} without words`);
   const settings =
     report.method === 'adaptive'

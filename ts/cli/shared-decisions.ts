@@ -113,8 +113,9 @@ async function report(
     fingerprints[names.length] = BigInt(`0x${record.slice(0, 16)}`);
     names.push(record.slice(16));
   });
-  const representative = new Uint32Array(names.length);
-  for (let k = 0; k < names.length; k++) representative[k] = k < ids.length ? position.get(representativeId[k]!)! : k;
+  // This process's documents only: the others' kept documents are named, not decided on here.
+  const representative = new Uint32Array(ids.length);
+  for (let k = 0; k < ids.length; k++) representative[k] = position.get(representativeId[k]!)!;
   const members = new Map<number, number[]>();
   for (let k = 0; k < ids.length; k++) {
     const kept = representative[k]!;

@@ -115,8 +115,10 @@ function withoutAliases(found: readonly { source: Source; key: string | undefine
   const aliases: Alias[] = [];
   found.forEach(({ source, key }, k) => {
     const chosen = key === undefined ? k : readAs.get(key)!;
+    const of = sourceName(found[chosen]!.source);
     if (chosen === k) sources.push(source);
-    else aliases.push({ path: sourceName(source), of: sourceName(found[chosen]!.source) });
+    // The same path named twice is simply read once.
+    else if (sourceName(source) !== of) aliases.push({ path: sourceName(source), of });
   });
   return { sources, aliases };
 }

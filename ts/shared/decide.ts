@@ -323,7 +323,13 @@ export interface DecisionGroup {
  * represents, ordered by the kept document's position.
  */
 export function decisionGroups(representative: Uint32Array): DecisionGroup[] {
+  if (!(representative instanceof Uint32Array)) throw new TypeError(`representative must be a Uint32Array, got ${describe(representative)}`);
   const n = representative.length;
+  representative.forEach((kept, i) => {
+    if (kept >= n || representative[kept] !== kept) {
+      throw new RangeError(`representative[${i}] must be the position of a kept document (one that represents itself), got ${kept}`);
+    }
+  });
   const sizes = new Uint32Array(n);
   for (let i = 0; i < n; i++) sizes[representative[i]!]!++;
   const groupOf = new Int32Array(n).fill(-1);
