@@ -7,30 +7,11 @@ import { decide } from '../wasm/decide.js';
 import { findClusters } from '../wasm/clusters.js';
 import { numDifferingBits } from '../wasm/distance.js';
 import type { Pool } from '../parallel/pool.js';
+import type { Group, Grouped } from './group.js';
 import type { DedupOptions } from './args.js';
 import type { Fingerprinted } from './fingerprints.js';
 import type { Signed } from './signatures.js';
 import type { Sketched } from './text-sketches.js';
-
-/**
- * One family of near-duplicates: at least two documents. With decisions the first member is
- * kept and the others are removed as its near-duplicates; with components the first member is
- * the family's earliest document.
- */
-export interface Group {
-  /** Positions of the members: the first, then the others ascending. */
-  readonly members: Uint32Array;
-  /** `bits[k]`: how many bits `members[k]`'s fingerprint differs from the first member's (SimHash). */
-  readonly bits: Uint8Array;
-  /** `similarity[k]`: the estimated Jaccard similarity of `members[k]` and the first member (MinHash). */
-  readonly similarity?: Float64Array;
-}
-
-/** Groups, and for decisions the representative of every document (itself when kept). */
-export interface Grouped {
-  readonly groups: Group[];
-  readonly representative: Uint32Array | undefined;
-}
 
 /**
  * The step of `dedup` after the sketches: the decisions (or components, with `--groups

@@ -3,7 +3,7 @@
 import { LONG_THRESHOLD, SHORT_THRESHOLD, SHORT_WORDS, TEXT_DECISION_VERSION } from '../shared/adaptive.js';
 import type { Grouping, Keep, Method, Unit, Weighting } from './args.js';
 import type { Fingerprinted } from './fingerprints.js';
-import type { Group } from './groups.js';
+import type { Group } from './group.js';
 import type { Problem } from './problems.js';
 import type { Alias } from './sources.js';
 

@@ -16,7 +16,7 @@ import { connectRedis } from '../redis/connect.js';
 import { RedisSimHashIndex } from '../redis/redis-index.js';
 import type { SharedIndex } from './args.js';
 import type { Fingerprinted } from './fingerprints.js';
-import type { Grouped, Group } from './groups.js';
+import type { Group, Grouped } from './group.js';
 
 /** Documents decided per turn of the lock. */
 const BATCH = 2000;

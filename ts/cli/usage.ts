@@ -3,12 +3,13 @@
 import { DEFAULT_DISTANCE, DEFAULT_THRESHOLD, DEFAULT_WEIGHTING } from './args.js';
 
 /** The synopsis, also printed after a usage error. */
-export const USAGE = `usage: simhash-wasm dedup <files | directories | -> [--distance N] [--unit word|char]
-           [--size N] [--weighting binary|tf] [--keep first|last|longest|shortest|newest|oldest]
-           [--groups decisions|components] [--json | --removed [--null]]
-           [--include GLOB] [--exclude GLOB] [--jsonl [--field F] [--id F] [--keep-field F]]
-           [--max-bytes N] [--threads N] [--redis URL [--index NAME]]
-       simhash-wasm dedup <files | directories | -> --method minhash [--threshold J] ...`;
+export const USAGE = `usage: simhash-wasm dedup <files | directories | -> [--method adaptive|simhash|minhash]
+           [--keep first|last|longest|shortest|newest|oldest] [--groups decisions|components]
+           [--json | --removed [--null]] [--include GLOB] [--exclude GLOB]
+           [--jsonl [--field F] [--id F] [--keep-field F]] [--max-bytes N] [--threads N]
+       simhash-wasm dedup ... --method simhash [--distance N] [--unit word|char] [--size N]
+           [--weighting binary|tf] [--redis URL [--index NAME]]
+       simhash-wasm dedup ... --method minhash [--threshold J] [--unit word|char] [--size N]`;
 
 /** The full `--help` text. */
 export const HELP = `simhash-wasm: find near-duplicate text documents with SimHash fingerprints or MinHash.
@@ -25,9 +26,13 @@ Inputs
   Text is read as UTF-8; invalid bytes become U+FFFD.
 
 Options
-  --method simhash|minhash
-                      simhash: 64-bit fingerprints, Hamming distance (default);
-                      minhash: 128-value signatures, estimated Jaccard similarity
+  --method adaptive|simhash|minhash
+                      adaptive (default): texts of at most 40 distinct words compared by
+                      their words (exact Jaccard >= 0.4), longer ones by their word pairs
+                      (estimated Jaccard >= 0.62); simhash: 64-bit fingerprints, Hamming
+                      distance; minhash: 128-value signatures, estimated Jaccard similarity.
+                      --distance, --weighting, --unit, --size or --redis without --method
+                      mean simhash
   --distance N        simhash: most fingerprint bits (of 64) two near-duplicates differ
                       in, 0..64 (default ${DEFAULT_DISTANCE})
   --threshold J       minhash: least estimated Jaccard similarity of two near-duplicates'
@@ -75,7 +80,8 @@ Options
 
 Output
   Decisions, by one rule: documents are taken in --keep order; a document is removed when a
-  document already kept is within the threshold (--distance bits, or --threshold similarity),
+  document already kept is within the threshold (adaptive: by length, as --method says;
+  simhash: --distance bits; minhash: --threshold similarity),
   and names the closest such one (ties to the one taken first); otherwise it is kept. Each
   group shows a kept document and those to remove for it, with their distance in bits
   (minhash: estimated similarity) to it. So every removed document is a near-duplicate of

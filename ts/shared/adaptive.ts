@@ -138,8 +138,8 @@ export function decideSketches(sketches: TextSketches, order: Uint32Array): MinH
     if (best < 0) {
       representative[position] = position;
       similarity[position] = 1;
-      longBands.add(sketches.long, position * k, rank);
-      if (words !== null) shortBands.add(sketches.short, shortAt[position]!, rank);
+      longBands.addLast(rank);
+      if (words !== null) shortBands.addLast(rank);
     } else {
       representative[position] = order[best]!;
       similarity[position] = bestSimilarity;

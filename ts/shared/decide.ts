@@ -303,7 +303,7 @@ export function decideMinHash(signatures: Uint32Array, options?: DecideMinHashOp
     if (best < 0) {
       representative[position] = position;
       similarity[position] = 1;
-      kept.add(signatures, at, rank);
+      kept.addLast(rank);
     } else {
       representative[position] = order[best]!;
       similarity[position] = bestEqual / k;

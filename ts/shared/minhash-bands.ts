@@ -69,12 +69,13 @@ export function exactJaccard(a: BigUint64Array, b: BigUint64Array): number {
  */
 export class KeptBands {
   readonly #buckets = new Map<number, number[]>();
-  readonly #bands: number;
   readonly #rows: number;
+  /** The band keys of the signature last looked up, kept for `add`. */
+  readonly #keys: Uint32Array;
 
   constructor(bands: number, rows: number) {
-    this.#bands = bands;
     this.#rows = rows;
+    this.#keys = new Uint32Array(bands);
   }
 
   /**
@@ -83,8 +84,11 @@ export class KeptBands {
    * `stamp`.
    */
   candidates(signatures: Uint32Array, at: number, of: (rank: number) => number, seen: Int32Array, stamp: number, visit: (rank: number) => void): void {
-    for (let band = 0; band < this.#bands; band++) {
-      const bucket = this.#buckets.get(bandKey(signatures, at, band, this.#rows));
+    const keys = this.#keys;
+    for (let band = 0; band < keys.length; band++) {
+      const key = bandKey(signatures, at, band, this.#rows);
+      keys[band] = key;
+      const bucket = this.#buckets.get(key);
       if (bucket === undefined) continue;
       for (const rank of bucket) {
         if (seen[rank] === stamp || !bandEqual(signatures, at, signatures, of(rank), band, this.#rows)) continue;
@@ -94,10 +98,9 @@ export class KeptBands {
     }
   }
 
-  /** Files the kept document `rank` under the bands of its signature at `at`. */
-  add(signatures: Uint32Array, at: number, rank: number): void {
-    for (let band = 0; band < this.#bands; band++) {
-      const key = bandKey(signatures, at, band, this.#rows);
+  /** Files the kept document `rank` under the band keys of the signature `candidates` last looked up. */
+  addLast(rank: number): void {
+    for (const key of this.#keys) {
       const bucket = this.#buckets.get(key);
       if (bucket === undefined) this.#buckets.set(key, [rank]);
       else if (bucket[bucket.length - 1] !== rank) bucket.push(rank);
