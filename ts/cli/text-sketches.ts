@@ -69,30 +69,25 @@ export class TextSketchCollector {
     if (this.#texts.length === 0) return;
     const batch = sketchTexts(engine, this.#texts);
     const k = batch.long.length / this.#texts.length;
-    const keep: number[] = [];
+    const long = new Uint32Array(batch.long.length);
+    let kept = 0;
+    // Short signatures come in the order of the short texts, wordless ones among them.
+    let short = 0;
     batch.words.forEach((words, i) => {
       const { id, score } = this.#pending[i]!;
-      if (words !== null && words.length === 0) {
+      const wordless = words !== null && words.length === 0;
+      if (words !== null) short++;
+      if (wordless) {
         this.#featureless.push(id);
         return;
       }
-      keep.push(i);
+      long.set(batch.long.subarray(i * k, (i + 1) * k), kept++ * k);
+      if (words !== null) this.#short.push(batch.short.slice((short - 1) * k, short * k));
       this.#ids.push(id);
       this.#scores.push(score);
       this.#words.push(words);
     });
-    const long = new Uint32Array(keep.length * k);
-    keep.forEach((i, j) => long.set(batch.long.subarray(i * k, (i + 1) * k), j * k));
-    this.#long.push(long);
-    // Short signatures are in the order of the short texts, wordless ones included: drop those.
-    let s = 0;
-    const shortKept: Uint32Array[] = [];
-    batch.words.forEach((words) => {
-      if (words === null) return;
-      if (words.length > 0) shortKept.push(batch.short.subarray(s * k, (s + 1) * k));
-      s++;
-    });
-    for (const part of shortKept) this.#short.push(part.slice());
+    this.#long.push(long.subarray(0, kept * k));
     this.#texts = [];
     this.#pending = [];
     this.#chars = 0;
