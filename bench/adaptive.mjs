@@ -1,26 +1,19 @@
 // `node bench/adaptive.mjs`: the command line's default decision (`decideTexts`, length-adaptive)
 // against the SimHash default it replaced (`fingerprintMany` with binary weighting, then `decide`
-// at 10 bits), timed alternately in one process on the same texts: real English prose, and the
-// short lines of quality/sets. Prints MB/s for each and their ratio, with the machine's load.
+// at 10 bits), timed alternately in one process on the same texts: real English prose, and real
+// short lines (every change entry of this machine's Debian changelogs, repeats and all, as a
+// dump of titles or commit messages has them). Prints MB/s for each and their ratio, with the
+// machine's load.
 
-import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import { fileURLToPath } from 'node:url';
 import { decide, decideTexts, fingerprintMany, init } from '../dist/esm/index.js';
 import { measure } from './measure.mjs';
-import { realEnglish, utf8Bytes } from './texts.mjs';
+import { changelogLines, realEnglish, utf8Bytes } from './texts.mjs';
 
 await init();
-const lines = readFileSync(fileURLToPath(new URL('../quality/sets/short-lines.jsonl', import.meta.url)), 'utf8')
-  .trim()
-  .split('\n')
-  .flatMap((line) => {
-    const record = JSON.parse(line);
-    return [record.text, record.edit1, record.edit2];
-  });
 const sets = [
   ['real English prose', realEnglish(16_000_000)],
-  ['short lines (changelog entries and edits) × 20', Array.from({ length: 20 }, () => lines).flat()],
+  ['short lines (Debian changelog entries)', changelogLines().map((line) => line.text)],
 ];
 console.log(`load ${loadavg().map((l) => l.toFixed(2)).join(' ')}; node ${process.version}`);
 for (const [name, texts] of sets) {

@@ -3,7 +3,8 @@
 // seed, same texts, on every machine). Real ones: the bundled sample corpus and the documents
 // a Debian machine has installed.
 
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -159,4 +160,52 @@ export function realChinese() {
   const paths = [];
   for (const vim of walk('/usr/share/vim', (name) => /^tutor\.zh(_cn|_tw)?\.utf-8$/.test(name), [])) paths.push(vim);
   return readTexts(paths, Infinity);
+}
+
+/**
+ * The change entries of every Debian changelog on the machine (changelog.Debian.gz under /usr/share/doc)
+ * of 5–30 words: one bullet each, continuation lines joined, bug closures left out. Real short
+ * lines, as commit messages and titles are; quality/build-sets.mjs draws its short lines from
+ * them. Empty where Debian's documentation is not installed.
+ *
+ * @returns {{ source: string, text: string }[]}
+ */
+export function changelogLines() {
+  const docs = '/usr/share/doc';
+  const lines = [];
+  for (const name of readdirSync(docs).sort()) {
+    const path = join(docs, name, 'changelog.Debian.gz');
+    if (!existsSync(path)) continue;
+    let text;
+    try {
+      text = gunzipSync(readFileSync(path)).toString('utf8');
+    } catch {
+      continue;
+    }
+    let current;
+    const flush = () => {
+      if (current === undefined) return;
+      const clean = current
+        .replace(/\(?\bCloses:\s*#?\d+(,\s*#?\d+)*\)?\.?/gi, '')
+        .replace(/\(?\bCloses:?\s*$/i, '')
+        .replace(/\s+/g, ' ')
+        .trim();
+      const n = clean.split(' ').filter((w) => w !== '').length;
+      if (n >= 5 && n <= 30) lines.push({ source: name, text: clean });
+      current = undefined;
+    };
+    for (const line of text.split('\n')) {
+      const bullet = /^ {2}[*-] (.*)$/.exec(line);
+      if (bullet !== null) {
+        flush();
+        current = bullet[1];
+      } else if (current !== undefined && /^ {4}\S/.test(line) && !/^ {4}[*-] /.test(line)) {
+        current += ` ${line.trim()}`;
+      } else {
+        flush();
+      }
+    }
+    flush();
+  }
+  return lines;
 }

@@ -7,6 +7,7 @@
 //   node quality/build-sets.mjs [--lines N] [--passages N]
 
 import { readdirSync, readFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { changelogLines } from '../bench/texts.mjs';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -36,46 +37,6 @@ function rng(seed) {
 
 const words = (text) => text.split(/\s+/).filter((w) => w !== '');
 
-/** The change entries of every Debian changelog: one bullet each, continuation lines joined. */
-function changelogLines() {
-  const docs = '/usr/share/doc';
-  const lines = [];
-  for (const name of readdirSync(docs).sort()) {
-    const path = join(docs, name, 'changelog.Debian.gz');
-    if (!existsSync(path)) continue;
-    let text;
-    try {
-      text = gunzipSync(readFileSync(path)).toString('utf8');
-    } catch {
-      continue;
-    }
-    let current;
-    const flush = () => {
-      if (current === undefined) return;
-      const clean = current
-        .replace(/\(?\bCloses:\s*#?\d+(,\s*#?\d+)*\)?\.?/gi, '')
-        .replace(/\(?\bCloses:?\s*$/i, '')
-        .replace(/\s+/g, ' ')
-        .trim();
-      const n = words(clean).length;
-      if (n >= 5 && n <= 30) lines.push({ source: name, text: clean });
-      current = undefined;
-    };
-    for (const line of text.split('\n')) {
-      const bullet = /^ {2}[*-] (.*)$/.exec(line);
-      if (bullet !== null) {
-        flush();
-        current = bullet[1];
-      } else if (current !== undefined && /^ {4}\S/.test(line) && !/^ {4}[*-] /.test(line)) {
-        current += ` ${line.trim()}`;
-      } else {
-        flush();
-      }
-    }
-    flush();
-  }
-  return lines;
-}
 
 /** Prose of a Markdown README: paragraphs of running text, without code, tables, links' targets or markup. */
 function prose(markdown) {

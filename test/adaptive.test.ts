@@ -1,8 +1,9 @@
 /**
  * decideTexts (text decision specification v2) on both entries: ≡ the rule applied by brute
- * force to the same sketches — short texts (≤ 40 distinct words) by the exact Jaccard of their
- * word sets, other pairs by the estimated Jaccard of their word-pair signatures, candidates only
- * through a shared LSH band — on random texts of every length around the boundary, families of
+ * force to sketches made with the public API — short texts (≤ 40 distinct words) by the exact
+ * Jaccard of their word sets, every pair of them looked at; other pairs by the estimated
+ * Jaccard of their word-pair signatures, only through a shared LSH band and only when a short
+ * text among them has 25 distinct word pairs or more — on random texts of every length around the boundary, families of
  * edited and identical copies and texts without words; edits of short lines and of passages
  * found; a family of 100,000 identical texts in linear time; argument errors.
  */
@@ -43,9 +44,9 @@ for (const [name, load] of ENTRIES) {
       const words = list.map((t) => a.features(t, { size: 1, weighting: 'binary' }));
       const short = words.map((w) => w.length <= 40);
       const longSig = a.minhashMany(list as string[], { size: 2, numPerm: K });
-      const shortSig = words.map((w) => a.minhashMany(w, Uint32Array.of(0, w.length), { numPerm: K }));
+      const pairs = list.map((t) => a.features(t, { size: 2, weighting: 'binary' }).length);
+      const signed = list.map((_, i) => !short[i] || pairs[i]! >= 25);
       const longPlan = a.planMinHashLsh({ threshold: 0.62, numPerm: K, falsePositiveWeight: 0.1, falseNegativeWeight: 0.9 });
-      const shortPlan = a.planMinHashLsh({ threshold: 0.4, numPerm: K, falsePositiveWeight: 0.1, falseNegativeWeight: 0.9 });
       const shares = (x: Uint32Array, y: Uint32Array, plan: { bands: number; rows: number }) =>
         Array.from({ length: plan.bands }, (_, b) => b).some((b) => x.subarray(b * plan.rows, (b + 1) * plan.rows).every((v, r) => v === y[b * plan.rows + r]));
       const exact = (x: BigUint64Array, y: BigUint64Array) => {
@@ -65,8 +66,8 @@ for (const [name, load] of ENTRIES) {
         for (const q of kept) {
           let value = -1;
           if (short[p] && short[q]) {
-            if (shares(shortSig[p]!, shortSig[q]!, shortPlan) && exact(words[p]!, words[q]!) >= 0.4) value = exact(words[p]!, words[q]!);
-          } else {
+            if (exact(words[p]!, words[q]!) >= 0.4) value = exact(words[p]!, words[q]!);
+          } else if (signed[p] && signed[q]) {
             const x = longSig.subarray(p * K, (p + 1) * K);
             const y = longSig.subarray(q * K, (q + 1) * K);
             const equal = x.filter((v, i) => v === y[i]).length;
@@ -109,6 +110,29 @@ for (const [name, load] of ENTRIES) {
       expect(shortFamily.representative.every((r) => r === 0)).toBe(true);
       const page = Array.from({ length: 200 }, (_, i) => VOCABULARY[(i * 13) % VOCABULARY.length]).join(' ');
       expect(api().decideTexts(Array.from({ length: 10_000 }, () => page)).representative.every((r) => r === 0)).toBe(true);
+    });
+
+    it('misses no pair of short texts at the threshold, where LSH bands would miss some', () => {
+      // 500 pairs of 7-word lines sharing 4 words: Jaccard exactly 4/10.
+      const rng = new SplitMix64(0x40n);
+      const list: string[] = [];
+      for (let p = 0; p < 500; p++) {
+        const fresh = (): string => `u${rng.below(1 << 30).toString(36)}`;
+        const shared = Array.from({ length: 4 }, fresh);
+        list.push([...shared, fresh(), fresh(), fresh()].join(' '), [fresh(), ...shared, fresh(), fresh()].join(' '));
+      }
+      const { representative, similarity } = api().decideTexts(list);
+      for (let p = 0; p < 500; p++) {
+        expect(representative[2 * p + 1]).toBe(2 * p);
+        expect(similarity[2 * p + 1]).toBe(0.4);
+      }
+    });
+
+    it('keeps 50,000 lines that all share one word, each just under the threshold, in linear time', () => {
+      // Every pair has Jaccard 1/3: candidates of a low threshold, were the common word listed.
+      const list = Array.from({ length: 50_000 }, (_, i) => `release v${i.toString(36)}`);
+      const { representative } = api().decideTexts(list);
+      expect(representative.every((r, i) => r === i)).toBe(true);
     });
 
     it('gives both entries the same answer as the other entry', async () => {

@@ -1,6 +1,5 @@
 /** Groups of near-duplicates: what each decision keeps and removes, or connected components. */
 
-import { decideSketches } from '../shared/adaptive.js';
 import { decideMinHash, decisionGroups, takingOrder } from '../shared/decide.js';
 import { findClustersMinHash } from '../shared/minhash-find.js';
 import { decide } from '../wasm/decide.js';
@@ -26,12 +25,12 @@ export async function decideOrGroup(
   pool: Pool | undefined,
 ): Promise<{ fingerprinted: Fingerprinted; grouped: Grouped }> {
   const decisions = options.grouping === 'decisions';
-  if ('sketches' in collected) {
-    const { representative, similarity } = decideSketches(collected.sketches, takingOrder(priority, collected.ids.length));
+  if ('decide' in collected) {
+    const { representative, similarity } = collected.decide(takingOrder(priority, collected.ids.length));
     const groups = decisionGroups(representative).map(
       ({ members }): Group => ({ members, bits: new Uint8Array(members.length), similarity: Float64Array.from(members, (m) => similarity[m]!) }),
     );
-    return { fingerprinted: { ...collected, fingerprints: new BigUint64Array(0) }, grouped: { groups, representative } };
+    return { fingerprinted: { ids: collected.ids, scores: collected.scores, featureless: collected.featureless, fingerprints: new BigUint64Array(0) }, grouped: { groups, representative } };
   }
   if ('signatures' in collected) {
     const { numPerm } = collected;

@@ -1,23 +1,23 @@
 /**
- * The sketches `--method adaptive` decides on, made in bounded batches: per document its
- * word-pair signature and, when it is short, its word set and that set's signature.
+ * The sketches `--method adaptive` decides on, made in bounded batches: texts are released once
+ * their batch is sketched, and the sketches (a word set or a word-pair signature per document)
+ * stay in WebAssembly memory until the decision.
  */
 
-import { type TextSketches, sketchTexts } from '../shared/adaptive.js';
-import { minhashMany } from '../wasm/minhash.js';
-import { features } from '../wasm/text.js';
-
-const engine = { features, minhashMany };
+import { TextKind } from '../shared/adaptive.js';
+import type { MinHashDecisions } from '../shared/decide.js';
+import { WasmTextSketches } from '../wasm/text-sketches.js';
 
 /** What is left of the documents once their texts are gone. */
 export interface Sketched {
-  readonly sketches: TextSketches;
-  /** `ids[i]` names document i of the sketches. */
+  /** `ids[i]` names document i of the decisions. */
   readonly ids: readonly string[];
   /** `scores[i]`: the priority of document i (`--keep`), higher taken first. */
   readonly scores: readonly number[];
   /** Documents without a single word: they are not compared. */
   readonly featureless: readonly string[];
+  /** The decisions over the documents with words, taken in `order` (positions of `ids`); frees the sketches. */
+  readonly decide: (order: Uint32Array) => MinHashDecisions;
 }
 
 /** A batch is sketched once it holds this many documents... */
@@ -27,20 +27,17 @@ const BATCH_CHARS = 8 << 20;
 
 /** Collects documents and sketches them a batch at a time. */
 export class TextSketchCollector {
+  readonly #set = new WasmTextSketches();
   #texts: string[] = [];
-  #pending: { id: string; score: number }[] = [];
   #chars = 0;
-  readonly #long: Uint32Array[] = [];
-  readonly #short: Uint32Array[] = [];
-  readonly #words: (BigUint64Array | null)[] = [];
   readonly #ids: string[] = [];
   readonly #scores: number[] = [];
-  readonly #featureless: string[] = [];
 
   /** Adds a document; its text is released once its batch is sketched. */
   add(id: string, text: string, score = 0): void {
     this.#texts.push(text);
-    this.#pending.push({ id, score });
+    this.#ids.push(id);
+    this.#scores.push(score);
     this.#chars += text.length;
     if (this.#texts.length >= BATCH_DOCUMENTS || this.#chars >= BATCH_CHARS) this.#flush();
   }
@@ -48,48 +45,41 @@ export class TextSketchCollector {
   /** Sketches what is left and returns everything collected. */
   finish(): Sketched {
     this.#flush();
-    const join = (parts: Uint32Array[]): Uint32Array => {
-      const all = new Uint32Array(parts.reduce((sum, part) => sum + part.length, 0));
-      let at = 0;
-      for (const part of parts) {
-        all.set(part, at);
-        at += part.length;
-      }
-      return all;
-    };
+    const set = this.#set;
+    const kinds = set.kinds();
+    // Documents with words, by their position among all, and the way back.
+    const positions: number[] = [];
+    const featureless: string[] = [];
+    kinds.forEach((kind, i) => (kind === TextKind.wordless ? featureless.push(this.#ids[i]!) : positions.push(i)));
+    const compact = new Int32Array(kinds.length).fill(-1);
+    positions.forEach((position, i) => (compact[position] = i));
     return {
-      sketches: { long: join(this.#long), short: join(this.#short), words: this.#words },
-      ids: this.#ids,
-      scores: this.#scores,
-      featureless: this.#featureless,
+      ids: positions.map((p) => this.#ids[p]!),
+      scores: positions.map((p) => this.#scores[p]!),
+      featureless,
+      decide: (order) => {
+        // Wordless documents are kept without a look wherever they are taken: last will do.
+        const all = new Uint32Array(kinds.length);
+        order.forEach((i, rank) => (all[rank] = positions[i]!));
+        let rank = order.length;
+        kinds.forEach((kind, i) => kind === TextKind.wordless && (all[rank++] = i));
+        try {
+          const decided = set.decide(all);
+          return {
+            representative: Uint32Array.from(positions, (p) => compact[decided.representative[p]!]!),
+            similarity: Float64Array.from(positions, (p) => decided.similarity[p]!),
+          };
+        } finally {
+          set.free();
+        }
+      },
     };
   }
 
   #flush(): void {
     if (this.#texts.length === 0) return;
-    const batch = sketchTexts(engine, this.#texts);
-    const k = batch.long.length / this.#texts.length;
-    const long = new Uint32Array(batch.long.length);
-    let kept = 0;
-    // Short signatures come in the order of the short texts, wordless ones among them.
-    let short = 0;
-    batch.words.forEach((words, i) => {
-      const { id, score } = this.#pending[i]!;
-      const wordless = words !== null && words.length === 0;
-      if (words !== null) short++;
-      if (wordless) {
-        this.#featureless.push(id);
-        return;
-      }
-      long.set(batch.long.subarray(i * k, (i + 1) * k), kept++ * k);
-      if (words !== null) this.#short.push(batch.short.slice((short - 1) * k, short * k));
-      this.#ids.push(id);
-      this.#scores.push(score);
-      this.#words.push(words);
-    });
-    this.#long.push(long.subarray(0, kept * k));
+    this.#set.add(this.#texts);
     this.#texts = [];
-    this.#pending = [];
     this.#chars = 0;
   }
 }

@@ -5,8 +5,7 @@ import { decideSimHash, type DecideOptions, type MinHashDecisions, type SimHashD
 import type { U64Input } from '../shared/types.js';
 import { findClusters } from './clusters.js';
 import { SimHashIndex } from './simhash-index.js';
-import { minhashMany } from './minhash.js';
-import { features } from './text.js';
+import { PureTextSketches } from './text-sketches.js';
 
 const engine = { findClusters, SimHashIndex };
 
@@ -28,13 +27,14 @@ export function decide(fingerprints: U64Input, options: DecideOptions): SimHashD
   return decideSimHash(engine, fingerprints, options);
 }
 
-const textEngine = { features, minhashMany };
+const textEngine = { textSketches: () => new PureTextSketches() };
 
 /**
  * Which texts to keep and which to remove, by the length-adaptive rule (text decision
  * specification v2, docs/adaptive.md): texts of at most 40 distinct words are near-duplicates
- * when the exact Jaccard similarity of their word sets is at least 0.4; other pairs when the
- * estimated Jaccard similarity of their word-pair sets is at least 0.62. Otherwise the rule of
+ * when the exact Jaccard similarity of their word sets is at least 0.4 (no such pair is
+ * missed); other pairs when the estimated Jaccard similarity of their word-pair sets is at
+ * least 0.62 (a short text meets a long one only with 25 distinct word pairs or more). Otherwise the rule of
  * `decide`: texts taken in priority order, each removed for the most similar kept one (ties to
  * the one taken first). An edited one-line title is found as surely as an edited page.
  *

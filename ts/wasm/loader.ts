@@ -89,6 +89,12 @@ export interface WasmExports {
     out: number,
     outLen: number,
   ): number;
+  sh_text_sketches_new(): number;
+  sh_text_sketches_free(handle: number): void;
+  sh_text_sketches_len(handle: number): number;
+  sh_text_sketches_add(handle: number, texts: number, len: number, offsets: number, offsetsLen: number): number;
+  sh_text_sketches_kinds(handle: number, out: number, len: number): number;
+  sh_text_sketches_decide(handle: number, order: number, len: number, representative: number, similarity: number): number;
 }
 
 let compiled: WebAssembly.Module | null = null;

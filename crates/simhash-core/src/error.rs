@@ -31,6 +31,8 @@ pub enum Error {
     QueryDistanceAboveIndex { distance: u32, index_distance: u32 },
     /// A work slice whose index is not below its count.
     InvalidSlice { index: u32, count: u32 },
+    /// An order of documents that is not a permutation of them.
+    InvalidOrder,
     /// Bytes that are not a saved index.
     Format(crate::FormatError),
     /// A MinHash signature length (number of permutations) outside `1..=4096`, or permutation
@@ -73,6 +75,7 @@ impl fmt::Display for Error {
             Error::InvalidSlice { index, count } => {
                 write!(f, "slice index must be below the slice count (got index {}, count {})", index, count)
             }
+            Error::InvalidOrder => f.write_str("order must name every document once"),
             Error::Format(problem) => write!(f, "not a saved index: {}", problem),
         }
     }

@@ -8,9 +8,11 @@
 //! input it cannot serve, and never panics on what it is handed.
 //!
 //! The modules are layers, each using only those before it: [`fingerprint`] (features to
-//! fingerprints, Hamming distance), [`search`] (batch search over a slice), [`index`] (the
+//! fingerprints, Hamming distance), [`minhash`], [`adaptive`] (the length-adaptive decision
+//! over texts), [`search`] (batch search over a slice), [`index`] (the
 //! mutable index and its byte format). A test (`layering`) keeps it so.
 
+pub mod adaptive;
 mod error;
 pub mod fingerprint;
 pub mod index;

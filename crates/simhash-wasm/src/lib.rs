@@ -14,6 +14,7 @@
 #![deny(unsafe_op_in_unsafe_fn)]
 
 use core::{ptr, slice};
+use simhash_core::adaptive::TextSketches;
 use simhash_core::minhash::datasketch::Scheme;
 use simhash_core::text::{TextOptions, Unit, Weighting};
 use simhash_core::{Error, Index, Matches, Slice, Strategy};
@@ -21,7 +22,7 @@ use std::alloc::{self, Layout};
 
 /// Bumped whenever a signature, a status code or the meaning of an argument changes; the loader
 /// refuses other versions.
-pub const ABI_VERSION: u32 = 6;
+pub const ABI_VERSION: u32 = 7;
 
 const OK: i32 = 0;
 
@@ -37,7 +38,7 @@ fn status(error: Error) -> i32 {
         Error::OutOfMemory => 2,
         Error::TooManyPairs { .. } => 3,
         Error::LengthMismatch | Error::InvalidOffsets | Error::TooManyElements => 4,
-        Error::QueryDistanceAboveIndex { .. } | Error::InvalidSlice { .. } => 1,
+        Error::QueryDistanceAboveIndex { .. } | Error::InvalidSlice { .. } | Error::InvalidOrder => 1,
         Error::Format(problem) => 32 + problem as i32,
     }
 }
@@ -677,4 +678,77 @@ pub unsafe extern "C" fn sh_minhash_datasketch_many(
         _ => return 1,
     };
     to_status(simhash_core::minhash::datasketch::signature_many(tokens, token_offsets, documents, scheme, a, b, out))
+}
+
+/// # Safety
+/// `handle` must come from [`sh_text_sketches_new`] and not be freed, and nothing else may use
+/// it while the reference lives.
+unsafe fn sketches_mut<'a>(handle: u32) -> &'a mut TextSketches {
+    // SAFETY: guaranteed by the caller (see above).
+    unsafe { &mut *(handle as usize as *mut TextSketches) }
+}
+
+/// Makes an empty set of text sketches (the length-adaptive decision) and returns its handle.
+#[no_mangle]
+pub extern "C" fn sh_text_sketches_new() -> u32 {
+    Box::into_raw(Box::new(TextSketches::new())) as u32
+}
+
+/// Frees a set of text sketches.
+///
+/// # Safety
+/// As [`sketches_mut`]; the handle is invalid afterwards.
+#[no_mangle]
+pub unsafe extern "C" fn sh_text_sketches_free(handle: u32) {
+    // SAFETY: the handle came from `Box::into_raw` and is freed once, as the caller guarantees.
+    drop(unsafe { Box::from_raw(handle as usize as *mut TextSketches) });
+}
+
+/// Number of texts sketched.
+///
+/// # Safety
+/// As [`sketches_mut`].
+#[no_mangle]
+pub unsafe extern "C" fn sh_text_sketches_len(handle: u32) -> u32 {
+    // SAFETY: forwarded caller guarantee.
+    unsafe { sketches_mut(handle) }.len() as u32
+}
+
+/// Sketches `offsets_len - 1` UTF-8 texts laid out as for [`sh_text_fingerprint_many`].
+///
+/// # Safety
+/// As [`sketches_mut`]; `texts` points to `len` bytes and `offsets` to `offsets_len` values.
+#[no_mangle]
+pub unsafe extern "C" fn sh_text_sketches_add(handle: u32, texts: *const u8, len: usize, offsets: *const u32, offsets_len: usize) -> i32 {
+    // SAFETY: forwarded caller guarantees.
+    let (sketches, texts, offsets) = unsafe { (sketches_mut(handle), input(texts, len), input(offsets, offsets_len)) };
+    to_status(sketches.add(texts, offsets))
+}
+
+/// Writes the kind code of every text (`simhash_core::adaptive::Kind`) to `out`.
+///
+/// # Safety
+/// As [`sketches_mut`]; `out` points to `len` writable bytes.
+#[no_mangle]
+pub unsafe extern "C" fn sh_text_sketches_kinds(handle: u32, out: *mut u8, len: usize) -> i32 {
+    // SAFETY: forwarded caller guarantees.
+    let (sketches, out) = unsafe { (sketches_mut(handle), output(out, len)) };
+    if out.len() != sketches.len() {
+        return status(Error::LengthMismatch);
+    }
+    out.copy_from_slice(sketches.kinds());
+    OK
+}
+
+/// Decides the texts taken in `order` (`len` values) into `representative` and `similarity`.
+///
+/// # Safety
+/// As [`sketches_mut`]; `order` points to `len` values, `representative` and `similarity` to
+/// `len` writable values each, none overlapping.
+#[no_mangle]
+pub unsafe extern "C" fn sh_text_sketches_decide(handle: u32, order: *const u32, len: usize, representative: *mut u32, similarity: *mut f64) -> i32 {
+    // SAFETY: forwarded caller guarantees.
+    let (sketches, order, representative, similarity) =
+        unsafe { (sketches_mut(handle), input(order, len), output(representative, len), output(similarity, len)) };
+    to_status(sketches.decide(order, representative, similarity))
 }

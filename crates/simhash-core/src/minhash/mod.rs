@@ -14,4 +14,5 @@ mod sha1;
 mod signature;
 
 pub use sha1::sha1;
+pub(crate) use signature::Sketch;
 pub use signature::{signature, signature_many, text_signature_many, EMPTY, MAX_PERMUTATIONS, MINHASH_VERSION};

@@ -56,7 +56,7 @@ fn scale(x: u32, k: usize) -> usize {
 const UNFILLED: u64 = u64::MAX;
 
 /// Builds one signature from features pushed one at a time.
-struct Sketch<'a> {
+pub(crate) struct Sketch<'a> {
     key: u64,
     out: &'a mut [u32],
     /// Each bin's minimum so far, widened to 64 bits so that [`UNFILLED`] can mark an empty
@@ -66,14 +66,16 @@ struct Sketch<'a> {
 }
 
 impl<'a> Sketch<'a> {
-    fn new(seed: u64, out: &'a mut [u32], bins: &'a mut Vec<u64>) -> Self {
+    /// A sketch writing to `out` (its length is k), with `bins` as scratch.
+    pub(crate) fn new(seed: u64, out: &'a mut [u32], bins: &'a mut Vec<u64>) -> Self {
         bins.clear();
         bins.resize(out.len(), UNFILLED);
         Sketch { key: seed_key(seed), out, bins }
     }
 
+    /// Adds a feature.
     #[inline]
-    fn push(&mut self, feature: u64) {
+    pub(crate) fn push(&mut self, feature: u64) {
         let x = fmix64(feature ^ self.key);
         let bin = scale((x >> 32) as u32, self.bins.len());
         // `bin < bins.len()` by construction of `scale`.
@@ -86,7 +88,7 @@ impl<'a> Sketch<'a> {
     /// filled bin among `scale(fmix32(key32 ^ i·φ ^ a·c), k)` for a = 1, 2, … up to 8k
     /// attempts, or, should all attempts miss (probability below e⁻⁸ per bin), of the next
     /// filled bin after i, cyclically. A set without features gets [`EMPTY`] everywhere.
-    fn finish(self) {
+    pub(crate) fn finish(self) {
         let k = self.bins.len();
         let bins = &*self.bins;
         if bins.iter().all(|&b| b == UNFILLED) {

@@ -135,6 +135,30 @@ pub fn for_each_feature(text: &[u8], options: &TextOptions, scratch: &mut Scratc
     Ok(())
 }
 
+/// The word unit hashes of `text` (steps 5 and 6 with word units), in text order with
+/// repeats, and the hasher that makes shingles of them: one tokenisation for a consumer that
+/// needs shingles of several sizes (the adaptive decision takes words and word pairs).
+///
+/// # Errors
+/// [`Error::OutOfMemory`] if the unit hashes do not fit in memory.
+pub fn word_units<'a>(text: &[u8], seed: u64, scratch: &'a mut Scratch) -> Result<(&'a [u64], ShingleHasher), Error> {
+    let options = TextOptions { unit: Unit::Word, size: 1, weighting: Weighting::TermFrequency, seed };
+    let hasher = Xxh3::new(seed);
+    unit_hashes(text, &options, &hasher, scratch)?;
+    Ok((&scratch.units, ShingleHasher(hasher)))
+}
+
+/// Hashes windows of unit hashes as step 7 does, for [`word_units`].
+pub struct ShingleHasher(Xxh3);
+
+impl ShingleHasher {
+    /// The shingle hash of `units` (xxh3 of their little-endian bytes back to back).
+    #[inline]
+    pub fn shingle(&self, units: &[u64]) -> u64 {
+        self.0.units(units)
+    }
+}
+
 /// The fingerprint of `text` (step 8); 0 for a text without shingles.
 ///
 /// # Errors

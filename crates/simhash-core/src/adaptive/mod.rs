@@ -1,0 +1,72 @@
+//! The length-adaptive decision over texts (text decision specification v2, `docs/adaptive.md`):
+//! which texts to keep and which to remove as near-duplicates of a kept one, with features and
+//! threshold chosen from each text's length.
+//!
+//! A text of at most [`SHORT_WORDS`] distinct words is short. Two short texts are
+//! near-duplicates when the exact Jaccard similarity of their word sets is at least 2/5; any
+//! other pair when the estimated Jaccard similarity of their sets of word pairs (128-position
+//! MinHash, specification v1) reaches [`LONG_EQUAL`]/128. Candidates of the first rule come from
+//! prefix filtering, which misses no pair; those of the second from LSH bands of the pair
+//! signatures. Texts are taken in a given order; each is removed for the most similar kept text,
+//! ties to the one taken first, or kept.
+//!
+//! [`TextSketches`] holds what the rule needs of each text, made one batch of texts at a time,
+//! so that texts need not outlive their batch.
+
+mod decide;
+mod mix_map;
+mod sketch;
+
+pub use sketch::TextSketches;
+
+/// The version of the text decision specification implemented here.
+pub const TEXT_DECISION_VERSION: u32 = 2;
+
+/// A text with at most this many distinct words is short.
+pub const SHORT_WORDS: usize = 40;
+
+/// Two short texts are near-duplicates when `common · DENOMINATOR ≥ union · NUMERATOR` for
+/// their word sets: Jaccard similarity ≥ 2/5, checked in integers.
+pub const SHORT_NUMERATOR: u32 = 2;
+/// See [`SHORT_NUMERATOR`].
+pub const SHORT_DENOMINATOR: u32 = 5;
+
+/// Positions of a word-pair signature.
+pub const NUM_PERM: usize = 128;
+
+/// Equal positions out of [`NUM_PERM`] that make a pair judged by word pairs near-duplicate:
+/// ⌈0.62 · 128⌉.
+pub const LONG_EQUAL: u32 = 80;
+
+/// LSH bands of the word-pair signatures, and rows per band: the plan that misses about 0.3 %
+/// of the area of the S-curve beyond 0.62 (`planMinHashLsh`, false negatives weighted 0.9).
+pub const LONG_BANDS: usize = 25;
+/// See [`LONG_BANDS`].
+pub const LONG_ROWS: usize = 5;
+
+/// The fewest distinct word pairs a short text needs to be compared with a long one. A long
+/// text has more than [`SHORT_WORDS`] distinct words, so at least 40 distinct pairs (each
+/// distinct word but the first ends a pair of its own), and Jaccard similarity 0.62 needs the
+/// smaller set to hold at least 0.62 of the larger: ⌈0.62 · 40⌉ = 25.
+pub const PAIRS_TO_MEET_LONG: usize = 25;
+
+/// What a text is to the rule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+pub enum Kind {
+    /// No word: kept, never compared.
+    Wordless = 0,
+    /// Short, with too few word pairs to meet a long text.
+    Short = 1,
+    /// Short, and signed by its word pairs to meet long texts.
+    ShortWithPairs = 2,
+    /// More than [`SHORT_WORDS`] distinct words.
+    Long = 3,
+}
+
+impl Kind {
+    /// The kind with this code, as [`TextSketches::kinds`] writes it.
+    pub fn from_code(code: u8) -> Option<Kind> {
+        [Kind::Wordless, Kind::Short, Kind::ShortWithPairs, Kind::Long].get(usize::from(code)).copied()
+    }
+}

@@ -1,0 +1,208 @@
+//! What the rule keeps of each text: its kind, its word set when short, its word-pair
+//! signature when it may meet a long text. One tokenisation serves words and pairs.
+
+use super::mix_map::MixMap;
+use super::{Kind, NUM_PERM, PAIRS_TO_MEET_LONG, SHORT_WORDS};
+use crate::fingerprint::text::{word_units, Scratch, ShingleHasher};
+use crate::minhash::Sketch;
+use crate::Error;
+
+/// The xxh3 and MinHash seed of the specification.
+const SEED: u64 = 0;
+
+/// The sketches of the texts added so far, in the order they were added.
+#[derive(Default)]
+pub struct TextSketches {
+    /// [`Kind`] codes, one per text.
+    pub(super) kinds: Vec<u8>,
+    /// Text i's word ids are `words[word_end[i - 1]..word_end[i]]` (from 0 for i = 0), distinct,
+    /// in no order; empty unless the text is short.
+    pub(super) word_end: Vec<u32>,
+    pub(super) words: Vec<u32>,
+    /// Word hash → word id; per id its hash and how many short texts hold it.
+    vocabulary: MixMap,
+    pub(super) word_hashes: Vec<u64>,
+    pub(super) frequency: Vec<u32>,
+    /// Per text, the number of its word-pair signature in `signatures`, or [`NO_SIGNATURE`].
+    pub(super) signature_of: Vec<u32>,
+    pub(super) signatures: Vec<u32>,
+    scratch: Scratch,
+    distinct: Vec<u64>,
+    pairs: Vec<u64>,
+    bins: Vec<u64>,
+}
+
+/// A text without a word-pair signature.
+pub(super) const NO_SIGNATURE: u32 = u32::MAX;
+
+/// Appends the MinHash signature of `features` to `signatures` and its number to `signature_of`.
+fn sign(signatures: &mut Vec<u32>, bins: &mut Vec<u64>, signature_of: &mut Vec<u32>, features: &[u64]) -> Result<(), Error> {
+    let at = signatures.len();
+    reserve(signatures, NUM_PERM)?;
+    signatures.resize(at + NUM_PERM, 0);
+    let mut sketch = Sketch::new(SEED, &mut signatures[at..], bins);
+    features.iter().for_each(|&feature| sketch.push(feature));
+    sketch.finish();
+    signature_of.push((at / NUM_PERM) as u32);
+    Ok(())
+}
+
+/// The word-pair shingles of `units` into `pairs`; a text of one word has one "pair", the
+/// shingle of that word alone, as in the text specification.
+fn word_pairs(units: &[u64], hasher: &ShingleHasher, pairs: &mut Vec<u64>) -> Result<(), Error> {
+    pairs.clear();
+    reserve(pairs, units.len())?;
+    if units.len() < 2 {
+        pairs.extend(units.first().map(|_| hasher.shingle(units)));
+    } else {
+        pairs.extend(units.windows(2).map(|w| hasher.shingle(w)));
+    }
+    Ok(())
+}
+
+fn reserve<T>(v: &mut Vec<T>, additional: usize) -> Result<(), Error> {
+    v.try_reserve(additional).map_err(|_| Error::OutOfMemory)
+}
+
+impl TextSketches {
+    /// No texts yet.
+    pub fn new() -> TextSketches {
+        TextSketches::default()
+    }
+
+    /// Number of texts added.
+    pub fn len(&self) -> usize {
+        self.kinds.len()
+    }
+
+    /// Whether no text was added.
+    pub fn is_empty(&self) -> bool {
+        self.kinds.is_empty()
+    }
+
+    /// The [`Kind`] code of every text, in the order they were added.
+    pub fn kinds(&self) -> &[u8] {
+        &self.kinds
+    }
+
+    /// The word range of text `i` in `words`.
+    pub(super) fn word_range(&self, i: usize) -> core::ops::Range<usize> {
+        let start = if i == 0 { 0 } else { self.word_end[i - 1] as usize };
+        start..self.word_end[i] as usize
+    }
+
+    /// The word-pair signature of text `i`, if it has one.
+    pub(super) fn signature(&self, i: usize) -> Option<&[u32]> {
+        match self.signature_of[i] {
+            NO_SIGNATURE => None,
+            s => Some(&self.signatures[s as usize * NUM_PERM..(s as usize + 1) * NUM_PERM]),
+        }
+    }
+
+    /// Sketches UTF-8 texts, normalised and lowered as the text specification v1 says: text `d`
+    /// is `texts[offsets[d]..offsets[d + 1]]`.
+    ///
+    /// # Errors
+    /// [`Error::InvalidOffsets`] if `offsets` decreases or points past `texts`;
+    /// [`Error::TooManyElements`] beyond `u32::MAX - 1` texts or words in all;
+    /// [`Error::OutOfMemory`]. Texts sketched before an error stay; the failing batch adds none.
+    pub fn add(&mut self, texts: &[u8], offsets: &[u32]) -> Result<(), Error> {
+        let mut previous = 0usize;
+        for &offset in offsets {
+            let offset = offset as usize;
+            if offset < previous || offset > texts.len() {
+                return Err(Error::InvalidOffsets);
+            }
+            previous = offset;
+        }
+        let count = offsets.len().saturating_sub(1);
+        if self.kinds.len() + count >= u32::MAX as usize {
+            return Err(Error::TooManyElements);
+        }
+        reserve(&mut self.kinds, count)?;
+        reserve(&mut self.word_end, count)?;
+        reserve(&mut self.signature_of, count)?;
+        let before = (self.kinds.len(), self.words.len(), self.signatures.len(), self.word_hashes.len());
+        for window in offsets.windows(2) {
+            if let Err(error) = self.add_one(&texts[window[0] as usize..window[1] as usize]) {
+                self.truncate(before);
+                return Err(error);
+            }
+        }
+        Ok(())
+    }
+
+    /// Forgets everything added after `texts` texts, `words` word ids, `signatures` signature
+    /// values and `vocabulary` words.
+    fn truncate(&mut self, (texts, words, signatures, vocabulary): (usize, usize, usize, usize)) {
+        for &id in &self.words[words..] {
+            self.frequency[id as usize] -= 1;
+        }
+        self.kinds.truncate(texts);
+        self.word_end.truncate(texts);
+        self.signature_of.truncate(texts);
+        self.words.truncate(words);
+        self.signatures.truncate(signatures);
+        self.word_hashes.truncate(vocabulary);
+        self.frequency.truncate(vocabulary);
+        // Rare (a failed batch), so the map is rebuilt rather than taught to remove keys.
+        self.vocabulary = MixMap::default();
+        for (id, &hash) in self.word_hashes.iter().enumerate() {
+            // Growing what held these keys before cannot fail for want of more than it had.
+            let _ = self.vocabulary.get_or_insert(hash, id as u32);
+        }
+    }
+
+    fn add_one(&mut self, text: &[u8]) -> Result<(), Error> {
+        let TextSketches { kinds, word_end, words, vocabulary, word_hashes, frequency, signature_of, signatures, scratch, distinct, pairs, bins } = self;
+        let (units, hasher) = word_units(text, SEED, scratch)?;
+        // Distinct words up to one past the short limit: that one says the text is long.
+        distinct.clear();
+        for &unit in units {
+            if !distinct.contains(&unit) {
+                distinct.push(unit);
+                if distinct.len() > SHORT_WORDS {
+                    break;
+                }
+            }
+        }
+        let kind = if distinct.is_empty() {
+            signature_of.push(NO_SIGNATURE);
+            Kind::Wordless
+        } else if distinct.len() <= SHORT_WORDS {
+            if words.len() + distinct.len() >= u32::MAX as usize {
+                return Err(Error::TooManyElements);
+            }
+            reserve(words, distinct.len())?;
+            reserve(word_hashes, distinct.len())?;
+            reserve(frequency, distinct.len())?;
+            for &hash in distinct.iter() {
+                let next = word_hashes.len() as u32;
+                let id = vocabulary.get_or_insert(hash, next)?;
+                if id == next {
+                    word_hashes.push(hash);
+                    frequency.push(0);
+                }
+                frequency[id as usize] += 1;
+                words.push(id);
+            }
+            word_pairs(units, &hasher, pairs)?;
+            pairs.sort_unstable();
+            pairs.dedup();
+            if pairs.len() >= PAIRS_TO_MEET_LONG {
+                sign(signatures, bins, signature_of, pairs)?;
+                Kind::ShortWithPairs
+            } else {
+                signature_of.push(NO_SIGNATURE);
+                Kind::Short
+            }
+        } else {
+            word_pairs(units, &hasher, pairs)?;
+            sign(signatures, bins, signature_of, pairs)?;
+            Kind::Long
+        };
+        word_end.push(words.len() as u32);
+        kinds.push(kind as u8);
+        Ok(())
+    }
+}

@@ -1,0 +1,266 @@
+/**
+ * The length-adaptive decision (text decision specification v2) in plain TypeScript: the twin
+ * of the Rust core's `adaptive` module, decision for decision. Short texts find candidates by
+ * prefix filtering over words ranked rarest first, which misses no pair; texts with word-pair
+ * signatures find theirs in LSH bands. Only kept texts are indexed.
+ */
+
+import {
+  LONG_BANDS,
+  LONG_EQUAL,
+  LONG_ROWS,
+  NUM_PERM,
+  PAIRS_TO_MEET_LONG,
+  SHORT_WORDS,
+  TextKind,
+  type TextSketchSet,
+} from '../shared/adaptive.js';
+import type { MinHashDecisions } from '../shared/decide.js';
+import { bandEqual, bandKey, equalPositions } from '../shared/minhash-bands.js';
+import { normalizeRuns } from '../shared/text-normalize.js';
+import { resolveTextOptions } from '../shared/text-options.js';
+import { sketch } from './minhash-sketch.js';
+import { encode, shingleScratch, trimScratch, unitScratch } from './text-scratch.js';
+import { hashShingles, sortDistinct } from './text-shingles.js';
+import { hashWordUnits } from './text-units.js';
+import { prepareSeed } from './xxh3.js';
+
+const TEXT = resolveTextOptions(undefined);
+const SEED = prepareSeed(TEXT.seed);
+
+/** ⌈2s/5⌉ and ⌈4s/7⌉: the fewest common words for Jaccard 2/5 with a set at least as large, as the larger and as the smaller. */
+const probePrefix = (s: number): number => s - Math.ceil((2 * s) / 5) + 1;
+const indexPrefix = (s: number): number => s - Math.ceil((4 * s) / 7) + 1;
+
+/** Common elements of two ascending lists. */
+function common(x: Uint32Array, y: Uint32Array): number {
+  let i = 0;
+  let j = 0;
+  let c = 0;
+  while (i < x.length && j < y.length) {
+    if (x[i] === y[j]) {
+      c++;
+      i++;
+      j++;
+    } else if (x[i]! < y[j]!) i++;
+    else j++;
+  }
+  return c;
+}
+
+/** Whether sets of `sx` and `sy` words with at most `overlap` in common can reach Jaccard 2/5. */
+function reachable(sx: number, sy: number, overlap: number): boolean {
+  return 5 * Math.min(sx, sy) >= 2 * Math.max(sx, sy) && 7 * overlap >= 2 * (sx + sy);
+}
+
+/**
+ * Looks at the kept texts listed under the first `prefix` words of `x` in `lists` (larger ones
+ * if `larger`, else no larger). A kept text is met first under the first word the two share, so
+ * the words after it bound their overlap; one that cannot reach the threshold is passed over,
+ * and bounds only shrink at later meetings.
+ */
+function among(
+  x: Uint32Array,
+  rank: number,
+  order: Uint32Array,
+  words: readonly Uint32Array[],
+  prefix: number,
+  lists: readonly number[][],
+  larger: boolean,
+  stamp: Int32Array,
+  consider: (value: number, kept: number) => void,
+): void {
+  const sx = x.length;
+  for (let i = 0; i < prefix; i++) {
+    const list = lists[x[i]!]!;
+    for (let e = 0; e < list.length; e += 3) {
+      const kept = list[e]!;
+      const sy = list[e + 1]!;
+      const j = list[e + 2]!;
+      if (sy > sx !== larger || !reachable(sx, sy, 1 + Math.min(sx - i - 1, sy - j - 1)) || stamp[kept] === rank) continue;
+      stamp[kept] = rank;
+      // Nothing before the first shared word is shared.
+      const c = 1 + common(x.subarray(i + 1), words[order[kept]!]!.subarray(j + 1));
+      const union = sx + sy - c;
+      if (5 * c >= 2 * union) consider(c / union, kept);
+    }
+  }
+}
+
+/** The sketches of texts in plain TypeScript. */
+export class PureTextSketches implements TextSketchSet {
+  #kinds: number[] = [];
+  /** Short texts' word ids (distinct, in no order); `null` for the others. */
+  #words: (Uint32Array | null)[] = [];
+  readonly #vocabulary = new Map<bigint, number>();
+  readonly #wordHashes: bigint[] = [];
+  readonly #frequency: number[] = [];
+  /** Word-pair signatures, `null` for texts without one. */
+  #signatures: (Uint32Array | null)[] = [];
+  #freed = false;
+
+  get length(): number {
+    return this.#kinds.length;
+  }
+
+  add(texts: readonly string[]): void {
+    this.#live();
+    const normalized = texts.map((text, i) => normalizeRuns(text, TEXT, `texts[${i}]`));
+    try {
+      for (const text of normalized) this.#addOne(text);
+    } finally {
+      trimScratch();
+    }
+  }
+
+  #addOne(text: string): void {
+    const encoded = encode(text, TEXT.lowercase);
+    const units = unitScratch();
+    const count = hashWordUnits(encoded.bytes, encoded.view, encoded.length, SEED, units);
+    const distinct: bigint[] = [];
+    for (let i = 0; i < count && distinct.length <= SHORT_WORDS; i++) {
+      const unit = units.getBigUint64(8 * i, true);
+      if (!distinct.includes(unit)) distinct.push(unit);
+    }
+    const shingles = shingleScratch();
+    const pairs = hashShingles(units, count, 2, SEED, shingles);
+    const sign = (features: number): Uint32Array => {
+      const out = new Uint32Array(NUM_PERM);
+      sketch(shingles, 0, features, TEXT.seed, out, new Uint8Array(NUM_PERM));
+      return out;
+    };
+    if (distinct.length === 0) {
+      this.#push(TextKind.wordless, null, null);
+    } else if (distinct.length <= SHORT_WORDS) {
+      const ids = Uint32Array.from(distinct, (hash) => {
+        let id = this.#vocabulary.get(hash);
+        if (id === undefined) {
+          id = this.#wordHashes.length;
+          this.#vocabulary.set(hash, id);
+          this.#wordHashes.push(hash);
+          this.#frequency.push(0);
+        }
+        this.#frequency[id]!++;
+        return id;
+      });
+      const distinctPairs = sortDistinct(shingles, pairs);
+      if (distinctPairs >= PAIRS_TO_MEET_LONG) this.#push(TextKind.shortWithPairs, ids, sign(distinctPairs));
+      else this.#push(TextKind.short, ids, null);
+    } else {
+      this.#push(TextKind.long, null, sign(pairs));
+    }
+  }
+
+  #push(kind: number, words: Uint32Array | null, signature: Uint32Array | null): void {
+    this.#kinds.push(kind);
+    this.#words.push(words);
+    this.#signatures.push(signature);
+  }
+
+  kinds(): Uint8Array {
+    this.#live();
+    return Uint8Array.from(this.#kinds);
+  }
+
+  decide(order: Uint32Array): MinHashDecisions {
+    this.#live();
+    const n = this.length;
+    if (order.length !== n) throw new RangeError(`order must name each of the ${n} texts once, got ${order.length} positions`);
+    const stamp = new Int32Array(n).fill(-1);
+    for (let rank = 0; rank < n; rank++) {
+      const position = order[rank]!;
+      if (!(position < n) || stamp[position] !== -1) throw new RangeError(`order must name each of the ${n} texts once`);
+      stamp[position] = rank;
+    }
+    stamp.fill(-1);
+    const words = this.#rankedWords();
+    // Word rank → (kept rank, its size, the word's position in it) triples.
+    const indexed: number[][] = Array.from({ length: this.#wordHashes.length }, () => []);
+    const probed: number[][] = Array.from({ length: this.#wordHashes.length }, () => []);
+    const buckets = new Map<number, number[]>();
+    const keptSets = new Map<string, number>();
+    const keys = new Uint32Array(LONG_BANDS);
+    const representative = new Uint32Array(n);
+    const similarity = new Float64Array(n);
+    for (let rank = 0; rank < n; rank++) {
+      const p = order[rank]!;
+      const kind = this.#kinds[p]!;
+      representative[p] = p;
+      similarity[p] = 1;
+      if (kind === TextKind.wordless) continue;
+      let best = -1;
+      let bestSimilarity = -1;
+      const consider = (value: number, kept: number): void => {
+        if (value > bestSimilarity || (value === bestSimilarity && kept < best)) [best, bestSimilarity] = [kept, value];
+      };
+      const short = kind !== TextKind.long;
+      const x = words[p]!;
+      // A kept text of the same words is the best a short text can find among short ones.
+      const twin = short ? keptSets.get(x.join()) : undefined;
+      if (twin !== undefined) consider(1, twin);
+      else if (short) {
+        // Kept sets no larger under their index prefix, kept sets larger under their probe
+        // prefix: the sizes part the two, so no text is looked at twice.
+        among(x, rank, order, words, probePrefix(x.length), indexed, false, stamp, consider);
+        among(x, rank, order, words, indexPrefix(x.length), probed, true, stamp, consider);
+      }
+      const signature = this.#signatures[p]!;
+      if (signature !== null) {
+        for (let band = 0; band < LONG_BANDS; band++) {
+          keys[band] = bandKey(signature, 0, band, LONG_ROWS);
+          for (const kept of buckets.get(keys[band]!) ?? []) {
+            const other = order[kept]!;
+            const theirs = this.#signatures[other]!;
+            if (stamp[kept] === rank || !bandEqual(signature, 0, theirs, 0, band, LONG_ROWS)) continue;
+            stamp[kept] = rank;
+            // Two short texts are judged by their words alone.
+            if (short && this.#kinds[other] !== TextKind.long) continue;
+            const equal = equalPositions(signature, 0, theirs, 0, NUM_PERM);
+            if (equal >= LONG_EQUAL) consider(equal / NUM_PERM, kept);
+          }
+        }
+      }
+      if (best >= 0) {
+        representative[p] = order[best]!;
+        similarity[p] = bestSimilarity;
+        continue;
+      }
+      if (short) {
+        if (!keptSets.has(x.join())) keptSets.set(x.join(), rank);
+        for (let j = 0; j < indexPrefix(x.length); j++) indexed[x[j]!]!.push(rank, x.length, j);
+        for (let j = 0; j < probePrefix(x.length); j++) probed[x[j]!]!.push(rank, x.length, j);
+      }
+      if (signature !== null) {
+        for (const key of keys) {
+          const bucket = buckets.get(key);
+          if (bucket === undefined) buckets.set(key, [rank]);
+          else if (bucket[bucket.length - 1] !== rank) bucket.push(rank);
+        }
+      }
+    }
+    return { representative, similarity };
+  }
+
+  /** Each short text's words as ranks by rarity (fewest short texts first, ties by hash), ascending. */
+  #rankedWords(): Uint32Array[] {
+    const frequency = this.#frequency;
+    const hashes = this.#wordHashes;
+    const byRarity = Array.from(hashes.keys()).sort(
+      (a, b) => frequency[a]! - frequency[b]! || (hashes[a]! < hashes[b]! ? -1 : hashes[a]! > hashes[b]! ? 1 : 0),
+    );
+    const rankOf = new Uint32Array(hashes.length);
+    byRarity.forEach((id, rank) => (rankOf[id] = rank));
+    return this.#words.map((ids) => (ids === null ? new Uint32Array(0) : Uint32Array.from(ids, (id) => rankOf[id]!).sort()));
+  }
+
+  free(): void {
+    this.#freed = true;
+    this.#kinds = [];
+    this.#words = [];
+    this.#signatures = [];
+  }
+
+  #live(): void {
+    if (this.#freed) throw new TypeError('these text sketches have been freed');
+  }
+}
