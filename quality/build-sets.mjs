@@ -123,6 +123,15 @@ function edit(text, count, vocabulary, random, kinds = ['substitute', 'insert', 
   return tokens.join(' ');
 }
 
+/**
+ * The words edits insert and substitute: the distinct letter-only words of `items`. A chunk such
+ * as `debian/patches/fix.diff,` or `2.4.1-3` is several words to the tokeniser, so putting one
+ * in would be an edit of several words.
+ */
+function vocabularyOf(items) {
+  return [...new Set(items.flatMap((item) => words(item.text)).filter((w) => /^\p{L}+$/u.test(w)))];
+}
+
 function shuffled(list, random) {
   const copy = list.slice();
   for (let i = copy.length - 1; i > 0; i--) {
@@ -154,7 +163,7 @@ const lines = shuffled(uniqueLines, random)
     return taken < 3;
   })
   .slice(0, LINES);
-const lineVocabulary = [...new Set(uniqueLines.flatMap((line) => words(line.text)))];
+const lineVocabulary = vocabularyOf(uniqueLines);
 const shortSet = lines.map((line, i) => {
   const kind = ['substitute', 'insert', 'delete'][i % 3];
   return {
@@ -169,7 +178,7 @@ const shortSet = lines.map((line, i) => {
 
 const allPassages = readmePassages(random);
 const passages = shuffled(allPassages, random).slice(0, PASSAGES);
-const passageVocabulary = [...new Set(allPassages.flatMap((p) => words(p.text)))];
+const passageVocabulary = vocabularyOf(allPassages);
 const passageSet = passages.map((passage, i) => ({
   id: `passage-${i}`,
   source: passage.source,
