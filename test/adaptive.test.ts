@@ -142,6 +142,26 @@ for (const [name, load] of ENTRIES) {
       expect(api().decideTexts(list)).toEqual(other.decideTexts(list));
     });
 
+    it('TextSketches: batches added one by one decide as decideTexts does on all of them', () => {
+      const rng = new SplitMix64(7n);
+      const list = [...texts(rng, 200), '', '...', 'one'];
+      const priority = list.map(() => rng.below(4));
+      const sketches = new (api().TextSketches)();
+      for (let at = 0; at < list.length; at += 37) sketches.add(list.slice(at, at + 37));
+      expect(sketches.length).toBe(list.length);
+      expect(Array.from(sketches.wordless())).toEqual(list.flatMap((t, i) => (api().features(t, { size: 1 }).length === 0 ? [i] : [])));
+      expect(sketches.decide({ priority })).toEqual(api().decideTexts(list, { priority }));
+      expect(sketches.decide()).toEqual(api().decideTexts(list));
+      const l = sketches as unknown as { add(texts: unknown): void; decide(options: unknown): unknown };
+      expectThrows(() => l.add(['fine', 7]), TypeError, 'texts[1]');
+      expect(sketches.length).toBe(list.length);
+      expectThrows(() => l.decide({ priority: [1] }), RangeError, 'options.priority');
+      sketches.free();
+      sketches.free();
+      expectThrows(() => sketches.add(['x']), TypeError, 'freed');
+      expectThrows(() => sketches.decide(), TypeError, 'freed');
+    });
+
     it('rejects bad arguments, naming them', () => {
       const l = loose(api());
       expectThrows(() => l.decideTexts('one text'), TypeError, 'texts');

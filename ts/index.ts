@@ -20,6 +20,7 @@ export { findClusters } from './wasm/clusters.js';
 export { decide, decideTexts } from './wasm/decide.js';
 export { TEXT_DECISION_VERSION } from './shared/adaptive.js';
 export type { DecideTextsOptions } from './shared/adaptive.js';
+export { TextSketches } from './wasm/text-sketches.js';
 export { decideMinHash, decisionGroups } from './shared/decide.js';
 export type { DecideMinHashOptions, DecideOptions, DecisionGroup, MinHashDecisions, PriorityOption, SimHashDecisions } from './shared/decide.js';
 export type { OnlineDecisions } from './shared/types.js';

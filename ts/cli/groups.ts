@@ -26,7 +26,7 @@ export async function decideOrGroup(
 ): Promise<{ fingerprinted: Fingerprinted; grouped: Grouped }> {
   const decisions = options.grouping === 'decisions';
   if ('decide' in collected) {
-    const { representative, similarity } = collected.decide(takingOrder(priority, collected.ids.length));
+    const { representative, similarity } = collected.decide(priority);
     const groups = decisionGroups(representative).map(
       ({ members }): Group => ({ members, bits: new Uint8Array(members.length), similarity: Float64Array.from(members, (m) => similarity[m]!) }),
     );

@@ -4,9 +4,8 @@
  * stay in WebAssembly memory until the decision.
  */
 
-import { TextKind } from '../shared/adaptive.js';
 import type { MinHashDecisions } from '../shared/decide.js';
-import { WasmTextSketches } from '../wasm/text-sketches.js';
+import { TextSketches } from '../wasm/text-sketches.js';
 
 /** What is left of the documents once their texts are gone. */
 export interface Sketched {
@@ -16,8 +15,11 @@ export interface Sketched {
   readonly scores: readonly number[];
   /** Documents without a single word: they are not compared. */
   readonly featureless: readonly string[];
-  /** The decisions over the documents with words, taken in `order` (positions of `ids`); frees the sketches. */
-  readonly decide: (order: Uint32Array) => MinHashDecisions;
+  /**
+   * The decisions over the documents with words (positions of `ids`), taken by `priority`
+   * (input order when undefined); frees the sketches.
+   */
+  readonly decide: (priority: Float64Array | undefined) => MinHashDecisions;
 }
 
 /** A batch is sketched once it holds this many documents... */
@@ -27,7 +29,7 @@ const BATCH_CHARS = 8 << 20;
 
 /** Collects documents and sketches them a batch at a time. */
 export class TextSketchCollector {
-  readonly #set = new WasmTextSketches();
+  readonly #sketches = new TextSketches();
   #texts: string[] = [];
   #chars = 0;
   readonly #ids: string[] = [];
@@ -45,32 +47,32 @@ export class TextSketchCollector {
   /** Sketches what is left and returns everything collected. */
   finish(): Sketched {
     this.#flush();
-    const set = this.#set;
-    const kinds = set.kinds();
+    const sketches = this.#sketches;
+    const wordless = new Set(sketches.wordless());
     // Documents with words, by their position among all, and the way back.
-    const positions: number[] = [];
-    const featureless: string[] = [];
-    kinds.forEach((kind, i) => (kind === TextKind.wordless ? featureless.push(this.#ids[i]!) : positions.push(i)));
-    const compact = new Int32Array(kinds.length).fill(-1);
+    const positions = this.#ids.map((_, i) => i).filter((i) => !wordless.has(i));
+    const compact = new Int32Array(this.#ids.length).fill(-1);
     positions.forEach((position, i) => (compact[position] = i));
     return {
       ids: positions.map((p) => this.#ids[p]!),
       scores: positions.map((p) => this.#scores[p]!),
-      featureless,
-      decide: (order) => {
-        // Wordless documents are kept without a look wherever they are taken: last will do.
-        const all = new Uint32Array(kinds.length);
-        order.forEach((i, rank) => (all[rank] = positions[i]!));
-        let rank = order.length;
-        kinds.forEach((kind, i) => kind === TextKind.wordless && (all[rank++] = i));
+      featureless: [...wordless].map((p) => this.#ids[p]!),
+      decide: (priority) => {
         try {
-          const decided = set.decide(all);
+          // Documents without words are kept and compared with none, wherever they are taken.
+          let options: { priority: Float64Array } | undefined;
+          if (priority !== undefined) {
+            const all = new Float64Array(this.#ids.length);
+            positions.forEach((p, i) => (all[p] = priority[i]!));
+            options = { priority: all };
+          }
+          const decided = sketches.decide(options);
           return {
             representative: Uint32Array.from(positions, (p) => compact[decided.representative[p]!]!),
             similarity: Float64Array.from(positions, (p) => decided.similarity[p]!),
           };
         } finally {
-          set.free();
+          sketches.free();
         }
       },
     };
@@ -78,7 +80,7 @@ export class TextSketchCollector {
 
   #flush(): void {
     if (this.#texts.length === 0) return;
-    this.#set.add(this.#texts);
+    this.#sketches.add(this.#texts);
     this.#texts = [];
     this.#chars = 0;
   }

@@ -37,6 +37,7 @@ export { findClusters } from './clusters.js';
 export { decide, decideTexts } from './decide.js';
 export { TEXT_DECISION_VERSION } from '../shared/adaptive.js';
 export type { DecideTextsOptions } from '../shared/adaptive.js';
+export { TextSketches } from './text-sketches.js';
 export { decideMinHash, decisionGroups } from '../shared/decide.js';
 export type { DecideMinHashOptions, DecideOptions, DecisionGroup, MinHashDecisions, PriorityOption, SimHashDecisions } from '../shared/decide.js';
 export type { OnlineDecisions } from '../shared/types.js';

@@ -1,3 +1,4 @@
+/// <reference lib="esnext.disposable" preserve="true" />
 /**
  * The length-adaptive decision (text decision specification v2) in plain TypeScript: the twin
  * of the Rust core's `adaptive` module, decision for decision. Short texts find candidates by
@@ -13,12 +14,17 @@ import {
   PAIRS_TO_MEET_LONG,
   SHORT_WORDS,
   TextKind,
-  type TextSketchSet,
+  decideSketched,
+  wordlessOf,
+  type DecideTextsOptions,
+  type TextSketches as TextSketchesType,
+  type TextSketchesConstructor,
 } from '../shared/adaptive.js';
 import type { MinHashDecisions } from '../shared/decide.js';
 import { bandEqual, bandKey, equalPositions } from '../shared/minhash-bands.js';
 import { normalizeRuns } from '../shared/text-normalize.js';
 import { resolveTextOptions } from '../shared/text-options.js';
+import { describe } from '../shared/validate.js';
 import { sketch } from './minhash-sketch.js';
 import { encode, shingleScratch, trimScratch, unitScratch } from './text-scratch.js';
 import { hashShingles, sortDistinct } from './text-shingles.js';
@@ -87,8 +93,8 @@ function among(
   }
 }
 
-/** The sketches of texts in plain TypeScript. */
-export class PureTextSketches implements TextSketchSet {
+/** {@link TextSketches} of this entry. */
+class PureTextSketches implements TextSketchesType {
   #kinds: number[] = [];
   /** Short texts' word ids (distinct, in no order); `null` for the others. */
   #words: (Uint32Array | null)[] = [];
@@ -99,11 +105,18 @@ export class PureTextSketches implements TextSketchSet {
   #signatures: (Uint32Array | null)[] = [];
   #freed = false;
 
+  /** Number of texts added. */
   get length(): number {
     return this.#kinds.length;
   }
 
+  /**
+   * Sketches `texts` after those added before, normalised as `fingerprintMany` normalises them.
+   *
+   * @throws {TypeError} for an element that is not a string (then none is added), or once freed.
+   */
   add(texts: readonly string[]): void {
+    if (!Array.isArray(texts)) throw new TypeError(`texts must be an array of strings, got ${describe(texts)}`);
     this.#live();
     const normalized = texts.map((text, i) => normalizeRuns(text, TEXT, `texts[${i}]`));
     try {
@@ -157,13 +170,25 @@ export class PureTextSketches implements TextSketchSet {
     this.#signatures.push(signature);
   }
 
-  kinds(): Uint8Array {
+  /** Positions of the texts added that have no word: `decide` keeps them and compares none. */
+  wordless(): Uint32Array {
     this.#live();
-    return Uint8Array.from(this.#kinds);
+    return wordlessOf(Uint8Array.from(this.#kinds));
   }
 
-  decide(order: Uint32Array): MinHashDecisions {
+  /**
+   * The decisions over every text added, by the rule of `decideTexts`: texts taken by
+   * descending `options.priority` (input order by default), each removed for the most similar
+   * kept text or kept.
+   *
+   * @throws {TypeError | RangeError} for a bad priority, or once freed.
+   */
+  decide(options?: DecideTextsOptions): MinHashDecisions {
     this.#live();
+    return decideSketched(this.length, options, (order) => this.#decideInOrder(order));
+  }
+
+  #decideInOrder(order: Uint32Array): MinHashDecisions {
     const n = this.length;
     if (order.length !== n) throw new RangeError(`order must name each of the ${n} texts once, got ${order.length} positions`);
     const stamp = new Int32Array(n).fill(-1);
@@ -253,6 +278,7 @@ export class PureTextSketches implements TextSketchSet {
     return this.#words.map((ids) => (ids === null ? new Uint32Array(0) : Uint32Array.from(ids, (id) => rankOf[id]!).sort()));
   }
 
+  /** Releases the sketches; calling it again does nothing. */
   free(): void {
     this.#freed = true;
     this.#kinds = [];
@@ -260,7 +286,27 @@ export class PureTextSketches implements TextSketchSet {
     this.#signatures = [];
   }
 
+  /** `free()`, for `using`. */
+  [Symbol.dispose](): void {
+    this.free();
+  }
+
   #live(): void {
     if (this.#freed) throw new TypeError('these text sketches have been freed');
   }
 }
+
+/**
+ * Texts sketched for `decideTexts`'s rule a batch at a time, so that a stream of texts need
+ * not be held: `add` each batch, then `decide` once. `decideTexts(texts)` is `add(texts)` then
+ * `decide()`.
+ *
+ * @example
+ * const sketches = new TextSketches();
+ * for (const batch of batches) sketches.add(batch);
+ * const { representative } = sketches.decide();
+ * sketches.free();
+ */
+export const TextSketches: TextSketchesConstructor = PureTextSketches;
+/** An instance of {@link TextSketches}. */
+export type TextSketches = TextSketchesType;

@@ -39,7 +39,7 @@ export const LONG_BANDS = 25;
 /** See {@link LONG_BANDS}. */
 export const LONG_ROWS = 5;
 
-/** What a text is to the rule (the codes of `TextSketchSet.kinds`). */
+/** What a text is to the rule (the codes the engines keep per text). */
 export const TextKind = {
   /** No word: kept, never compared. */
   wordless: 0,
@@ -51,55 +51,76 @@ export const TextKind = {
   long: 3,
 } as const;
 
+/** Options of `decideTexts`: only the priority; the rest is the specification's. */
+export type DecideTextsOptions = PriorityOption;
+
 /**
- * Sketches of texts, added a batch at a time (texts need not outlive their batch), and the rule
- * over all of them. Holds memory of its engine until {@link TextSketchSet.free}.
+ * Texts sketched for the length-adaptive decision, added a batch at a time so that a stream of
+ * texts need not be held: a short text keeps its word set (a few hundred bytes), a long one a
+ * 512-byte signature. Holds memory of its engine until {@link TextSketches.free}.
  */
-export interface TextSketchSet {
+export interface TextSketches {
   /** Number of texts added. */
   readonly length: number;
   /**
-   * Sketches `texts` (normalised as the text specification v1 says) after those added before.
+   * Sketches `texts` after those added before (normalised as the text specification v1 says).
    *
-   * @throws {TypeError} for an element that is not a string; {@link RangeError} when memory runs out.
+   * @throws {TypeError} for an element that is not a string (then none is added); {@link RangeError} when memory runs out.
    */
   add(texts: readonly string[]): void;
-  /** The {@link TextKind} code of every text, in the order added. */
-  kinds(): Uint8Array;
+  /** Positions of the texts added that have no word: `decide` keeps them and compares none. */
+  wordless(): Uint32Array;
   /**
-   * The decisions over every text added, taken in `order` (a permutation of the texts, as
-   * `takingOrder` makes): each removed text points to the most similar kept one.
+   * The decisions over every text added, by the rule of `decideTexts`.
+   *
+   * @throws {TypeError | RangeError} for a bad priority.
    */
-  decide(order: Uint32Array): MinHashDecisions;
-  /** Releases the sketches; the set is unusable afterwards. */
+  decide(options?: DecideTextsOptions): MinHashDecisions;
+  /** Releases the sketches; the object is unusable afterwards. Calling it again does nothing. */
   free(): void;
+  [Symbol.dispose](): void;
 }
 
-/** What the adaptive decision needs of an entry. */
-export interface TextEngine {
-  readonly textSketches: () => TextSketchSet;
+/** The constructor of {@link TextSketches} in each entry. */
+export interface TextSketchesConstructor {
+  new (): TextSketches;
 }
 
-/** Options of `decideTexts`: only the priority; the rest is the specification's. */
-export type DecideTextsOptions = PriorityOption;
+/**
+ * `TextSketches.decide` of either entry: checks the options and takes the texts in priority
+ * order; `decideInOrder` is the engine's rule over a checked order.
+ */
+export function decideSketched(length: number, options: unknown, decideInOrder: (order: Uint32Array) => MinHashDecisions): MinHashDecisions {
+  const o = options === undefined ? {} : (checkOptions(options) as DecideTextsOptions);
+  return decideInOrder(takingOrder(o.priority, length));
+}
+
+/** Positions of the texts of kind {@link TextKind.wordless} among `kinds`. */
+export function wordlessOf(kinds: Uint8Array): Uint32Array {
+  const out: number[] = [];
+  kinds.forEach((kind, i) => kind === TextKind.wordless && out.push(i));
+  return Uint32Array.from(out);
+}
+
 
 /**
  * `decideTexts` of either entry: sketch the texts, then the rule.
  *
  * @throws {TypeError | RangeError} for texts that are not strings, or a bad priority.
  */
-export function decideTextsWith(engine: TextEngine, texts: unknown, options?: DecideTextsOptions): MinHashDecisions {
+export function decideTextsWith(Sketches: TextSketchesConstructor, texts: unknown, options?: DecideTextsOptions): MinHashDecisions {
   if (!Array.isArray(texts)) throw new TypeError(`texts must be an array of strings, got ${describe(texts)}`);
   texts.forEach((text: unknown, i) => {
     if (typeof text !== 'string') throw new TypeError(`texts[${i}] must be a string, got ${describe(text)}`);
   });
+  // The options are checked before the texts are sketched.
   const o = options === undefined ? {} : (checkOptions(options) as DecideTextsOptions);
-  const order = takingOrder(o.priority, texts.length);
-  const set = engine.textSketches();
+  takingOrder(o.priority, texts.length);
+  const sketches = new Sketches();
   try {
-    set.add(texts as string[]);
-    return set.decide(order);
+    sketches.add(texts as string[]);
+    return sketches.decide(o);
   } finally {
-    set.free();
+    sketches.free();
   }
 }

@@ -5,7 +5,7 @@ import { decideSimHash, type DecideOptions, type MinHashDecisions, type SimHashD
 import type { U64Input } from '../shared/types.js';
 import { findClusters } from './clusters.js';
 import { SimHashIndex } from './simhash-index.js';
-import { WasmTextSketches } from './text-sketches.js';
+import { TextSketches } from './text-sketches.js';
 
 const engine = { findClusters, SimHashIndex };
 
@@ -27,8 +27,6 @@ export function decide(fingerprints: U64Input, options: DecideOptions): SimHashD
   return decideSimHash(engine, fingerprints, options);
 }
 
-const textEngine = { textSketches: () => new WasmTextSketches() };
-
 /**
  * Which texts to keep and which to remove, by the length-adaptive rule (text decision
  * specification v2, docs/adaptive.md): texts of at most 40 distinct words are near-duplicates
@@ -44,5 +42,5 @@ const textEngine = { textSketches: () => new WasmTextSketches() };
  * @throws {TypeError | RangeError} for texts that are not strings, or a bad priority.
  */
 export function decideTexts(texts: readonly string[], options?: DecideTextsOptions): MinHashDecisions {
-  return decideTextsWith(textEngine, texts, options);
+  return decideTextsWith(TextSketches, texts, options);
 }

@@ -1,6 +1,7 @@
+/// <reference lib="esnext.disposable" preserve="true" />
 /** The length-adaptive decision's sketches, kept in WebAssembly memory behind a handle. */
 
-import type { TextSketchSet } from '../shared/adaptive.js';
+import { decideSketched, wordlessOf, type DecideTextsOptions, type TextSketches as TextSketchesType, type TextSketchesConstructor } from '../shared/adaptive.js';
 import type { MinHashDecisions } from '../shared/decide.js';
 import { normalizeRuns } from '../shared/text-normalize.js';
 import { resolveTextOptions } from '../shared/text-options.js';
@@ -9,6 +10,7 @@ import { instanceGeneration, wasm, withInstance } from './loader.js';
 import { CallScope } from './marshal.js';
 import { throwIfFailed } from './status.js';
 import { encode } from './text.js';
+import { describe } from '../shared/validate.js';
 
 /** Texts are encoded into WebAssembly memory and sketched in batches of about this size. */
 const BATCH_BYTES = 4 << 20;
@@ -25,8 +27,8 @@ const releaseUnfreed = finalizer<Handle>((handle) => {
   if (handle.generation === instanceGeneration()) wasm().sh_text_sketches_free(handle.pointer);
 });
 
-/** Text sketches in the Rust core (`simhash_core::adaptive`). */
-export class WasmTextSketches implements TextSketchSet {
+/** {@link TextSketches} of this entry. */
+class WasmTextSketches implements TextSketchesType {
   #handle: Handle | null;
 
   constructor() {
@@ -34,11 +36,20 @@ export class WasmTextSketches implements TextSketchSet {
     releaseUnfreed.register(this, this.#handle);
   }
 
+  /** Number of texts added. */
   get length(): number {
     return wasm().sh_text_sketches_len(this.#pointer());
   }
 
+  /**
+   * Sketches `texts` after those added before: normalised as `fingerprintMany` normalises them,
+   * tokenised once for words and word pairs, in WebAssembly in batches.
+   *
+   * @throws {TypeError} for an element that is not a string (then none is added), or once freed;
+   * {@link RangeError} when WebAssembly memory runs out.
+   */
   add(texts: readonly string[]): void {
+    if (!Array.isArray(texts)) throw new TypeError(`texts must be an array of strings, got ${describe(texts)}`);
     const pointer = this.#pointer();
     let batch: string[] = [];
     let bytes = 0;
@@ -68,7 +79,12 @@ export class WasmTextSketches implements TextSketchSet {
     flush();
   }
 
-  kinds(): Uint8Array {
+  /** Positions of the texts added that have no word: `decide` keeps them and compares none. */
+  wordless(): Uint32Array {
+    return wordlessOf(this.#kinds());
+  }
+
+  #kinds(): Uint8Array {
     const pointer = this.#pointer();
     return withInstance((live) => {
       const scope = new CallScope(live);
@@ -83,7 +99,18 @@ export class WasmTextSketches implements TextSketchSet {
     });
   }
 
-  decide(order: Uint32Array): MinHashDecisions {
+  /**
+   * The decisions over every text added, by the rule of `decideTexts`: texts taken by
+   * descending `options.priority` (input order by default), each removed for the most similar
+   * kept text or kept.
+   *
+   * @throws {TypeError | RangeError} for a bad priority, or once freed.
+   */
+  decide(options?: DecideTextsOptions): MinHashDecisions {
+    return decideSketched(this.length, options, (order) => this.#decideInOrder(order));
+  }
+
+  #decideInOrder(order: Uint32Array): MinHashDecisions {
     const pointer = this.#pointer();
     return withInstance((live) => {
       const n = live.sh_text_sketches_len(pointer);
@@ -106,12 +133,18 @@ export class WasmTextSketches implements TextSketchSet {
     });
   }
 
+  /** Releases the sketches' memory; calling it again does nothing. */
   free(): void {
     const handle = this.#handle;
     if (handle === null) return;
     this.#handle = null;
     releaseUnfreed.unregister(this);
     if (handle.generation === instanceGeneration()) wasm().sh_text_sketches_free(handle.pointer);
+  }
+
+  /** `free()`, for `using`. */
+  [Symbol.dispose](): void {
+    this.free();
   }
 
   #pointer(): number {
@@ -124,3 +157,18 @@ export class WasmTextSketches implements TextSketchSet {
   }
 }
 
+/**
+ * Texts sketched for `decideTexts`'s rule a batch at a time, in WebAssembly memory, so that a
+ * stream of texts (a crawl, a JSON Lines dump) need not be held: `add` each batch, then
+ * `decide` once. `decideTexts(texts)` is `add(texts)` then `decide()`. Call `free()` (or let
+ * `using` do it) when done; an object collected unfreed is freed then.
+ *
+ * @example
+ * const sketches = new TextSketches();
+ * for (const batch of batches) sketches.add(batch);
+ * const { representative } = sketches.decide();
+ * sketches.free();
+ */
+export const TextSketches: TextSketchesConstructor = WasmTextSketches;
+/** An instance of {@link TextSketches}. */
+export type TextSketches = TextSketchesType;
