@@ -55,12 +55,15 @@ interface Named {
   readonly text: string;
 }
 
-async function openDemo(): Promise<{ page: Page; watch: PageWatch }> {
+/** Opens the page with `method` chosen (SimHash, which most tests compare with Node; the page's default is adaptive). */
+async function openDemo(method: Method = 'simhash'): Promise<{ page: Page; watch: PageWatch }> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
   const page = await context.newPage();
   const watch = watchPage(page);
   await page.goto(`${server.origin}/`);
   await page.locator('body[data-ready="true"]').waitFor();
+  expect(await page.locator('#method-adaptive').isChecked(), 'adaptive is the default, as on the command line').toBe(true);
+  if (method !== 'adaptive') await choose(page, method);
   return { page, watch };
 }
 
@@ -129,6 +132,18 @@ function nodeGroups(documents: readonly Named[], distance: number): string[][] {
   const withWords = [...fingerprints.keys()].filter((i) => fingerprints[i] !== 0n);
   const { representative } = wasm.decide(BigUint64Array.from(withWords, (i) => fingerprints[i]!), { distance });
   return canonical(wasm.decisionGroups(representative).map((group) => Array.from(group.members, (i) => documents[withWords[i]!]!.name)));
+}
+
+/** What Node's `decideTexts` decides for the documents with words, as groups and as the export writes it. */
+function nodeAdaptive(documents: readonly Named[]): { groups: string[][]; rows: Map<string, string[]> } {
+  const fingerprints = wasm.fingerprintMany(documents.map((doc) => doc.text), TEXT_OPTIONS);
+  const { representative, similarity } = wasm.decideTexts(documents.map((doc) => doc.text));
+  const rows = new Map(documents.map((doc, i) => [doc.name, representative[i] === i ? ['yes', '', ''] : ['no', documents[representative[i]!]!.name, similarity[i]!.toFixed(4)]]));
+  const groups = wasm
+    .decisionGroups(representative)
+    .filter((group) => fingerprints[group.members[0]!] !== 0n)
+    .map((group) => Array.from(group.members, (i) => documents[i]!.name));
+  return { groups: canonical(groups), rows };
 }
 
 /**
@@ -254,6 +269,32 @@ describe('the demo page, under a strict Content-Security-Policy', () => {
     expect(await page.locator('#groups .group').first().locator('.badge').first().textContent()).toBe('kept');
     const modules = watch.requests.filter((url) => url.endsWith('.wasm'));
     expect(new Set(modules).size, 'one module file, fetched by the page and its worker').toBe(1);
+    expectQuiet(watch, server.origin);
+  });
+
+  it('decides its sample by the adaptive rule by default, as decideTexts does in Node, with no setting and no chart', async () => {
+    const documents = await corpusDocuments();
+    const { page, watch } = await openDemo('adaptive');
+    await page.locator('#sample').click();
+    await waitForTotal(page, documents.length);
+    const expected = nodeAdaptive(documents);
+    expect(expected.groups.length).toBeGreaterThan(2);
+    expect(await shownGroups(page)).toEqual(expected.groups);
+    expect(await page.locator('#distance-block').isHidden()).toBe(true);
+    expect(await page.locator('#threshold-block').isHidden()).toBe(true);
+    expect(await page.locator('#chart-figure').isHidden()).toBe(true);
+    const rows = await exportedRows(page);
+    expect(rows[0]).toEqual(['name', 'fingerprint', 'characters', 'group', 'kept', 'representative', 'similarity']);
+    expect(new Map(rows.slice(1).map((row) => [row[0]!, row.slice(4)]))).toEqual(expected.rows);
+    // A one-word edit of a short line, pasted later, joins the line it edits; SimHash at its default does not.
+    await paste(page, 'Fix a crash when the configuration file is missing\nFix a hang when the configuration file is missing\n', 'lines', 2);
+    const lines = ['pasted text 1', 'pasted text 2'];
+    expect(await shownGroups(page)).toContainEqual(lines);
+    await choose(page, 'simhash');
+    expect(await shownGroups(page)).not.toContainEqual(lines);
+    await choose(page, 'adaptive');
+    expect(await shownGroups(page)).toContainEqual(lines);
+    expect(await miscounted(page)).toEqual([]);
     expectQuiet(watch, server.origin);
   });
 

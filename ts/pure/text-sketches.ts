@@ -34,7 +34,10 @@ import { prepareSeed } from './xxh3.js';
 const TEXT = resolveTextOptions(undefined);
 const SEED = prepareSeed(TEXT.seed);
 
-/** ⌈2s/5⌉ and ⌈4s/7⌉: the fewest common words for Jaccard 2/5 with a set at least as large, as the larger and as the smaller. */
+/**
+ * The prefixes a set of `s` words is probed with (as the larger of a pair: s − ⌈2s/5⌉ + 1) and
+ * indexed under (as the smaller: s − ⌈4s/7⌉ + 1), for Jaccard 2/5.
+ */
 const probePrefix = (s: number): number => s - Math.ceil((2 * s) / 5) + 1;
 const indexPrefix = (s: number): number => s - Math.ceil((4 * s) / 7) + 1;
 
@@ -119,8 +122,14 @@ class PureTextSketches implements TextSketchesType {
     if (!Array.isArray(texts)) throw new TypeError(`texts must be an array of strings, got ${describe(texts)}`);
     this.#live();
     const normalized = texts.map((text, i) => normalizeRuns(text, TEXT, `texts[${i}]`));
+    const before = this.length;
     try {
       for (const text of normalized) this.#addOne(text);
+    } catch (error) {
+      // A call that throws (out of memory) adds no text; its words stay, held by none.
+      for (const ids of this.#words.slice(before)) ids?.forEach((id) => this.#frequency[id]!--);
+      this.#kinds.length = this.#words.length = this.#signatures.length = before;
+      throw error;
     } finally {
       trimScratch();
     }
@@ -266,13 +275,12 @@ class PureTextSketches implements TextSketchesType {
     return { representative, similarity };
   }
 
-  /** Each short text's words as ranks by rarity (fewest short texts first, ties by hash), ascending. */
+  /** Each short text's words as ranks by rarity (fewest short texts first, ties by first appearance), ascending. */
   #rankedWords(): Uint32Array[] {
     const frequency = this.#frequency;
     const hashes = this.#wordHashes;
-    const byRarity = Array.from(hashes.keys()).sort(
-      (a, b) => frequency[a]! - frequency[b]! || (hashes[a]! < hashes[b]! ? -1 : hashes[a]! > hashes[b]! ? 1 : 0),
-    );
+    // Any order finds every pair; rarest first keeps common words out of prefixes.
+    const byRarity = Array.from(hashes.keys()).sort((a, b) => frequency[a]! - frequency[b]! || a - b);
     const rankOf = new Uint32Array(hashes.length);
     byRarity.forEach((id, rank) => (rankOf[id] = rank));
     return this.#words.map((ids) => (ids === null ? new Uint32Array(0) : Uint32Array.from(ids, (id) => rankOf[id]!).sort()));

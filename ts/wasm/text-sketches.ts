@@ -45,8 +45,8 @@ class WasmTextSketches implements TextSketchesType {
    * Sketches `texts` after those added before: normalised as `fingerprintMany` normalises them,
    * tokenised once for words and word pairs, in WebAssembly in batches.
    *
-   * @throws {TypeError} for an element that is not a string (then none is added), or once freed;
-   * {@link RangeError} when WebAssembly memory runs out.
+   * @throws {TypeError} for an element that is not a string, or once freed; {@link RangeError}
+   * when WebAssembly memory runs out. A call that throws adds no text.
    */
   add(texts: readonly string[]): void {
     if (!Array.isArray(texts)) throw new TypeError(`texts must be an array of strings, got ${describe(texts)}`);
@@ -69,14 +69,21 @@ class WasmTextSketches implements TextSketchesType {
       batch = [];
       bytes = 0;
     };
-    // Every text is checked before any is sketched: a bad element adds none.
+    // Every text is checked before any is sketched, and a batch that fails takes those before
+    // it back with it: a call that throws adds none.
     const normalized = texts.map((text, i) => normalizeRuns(text, TEXT, `texts[${i}]`));
-    for (const text of normalized) {
-      batch.push(text);
-      bytes += 3 * text.length;
-      if (bytes >= BATCH_BYTES) flush();
+    const before = wasm().sh_text_sketches_len(pointer);
+    try {
+      for (const text of normalized) {
+        batch.push(text);
+        bytes += 3 * text.length;
+        if (bytes >= BATCH_BYTES) flush();
+      }
+      flush();
+    } catch (error) {
+      if (this.#handle?.generation === instanceGeneration()) wasm().sh_text_sketches_truncate(pointer, before);
+      throw error;
     }
-    flush();
   }
 
   /** Positions of the texts added that have no word: `decide` keeps them and compares none. */

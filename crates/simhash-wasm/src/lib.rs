@@ -752,3 +752,13 @@ pub unsafe extern "C" fn sh_text_sketches_decide(handle: u32, order: *const u32,
         unsafe { (sketches_mut(handle), input(order, len), output(representative, len), output(similarity, len)) };
     to_status(sketches.decide(order, representative, similarity))
 }
+
+/// Forgets the texts after the first `len`.
+///
+/// # Safety
+/// As [`sketches_mut`].
+#[no_mangle]
+pub unsafe extern "C" fn sh_text_sketches_truncate(handle: u32, len: usize) {
+    // SAFETY: forwarded caller guarantee.
+    unsafe { sketches_mut(handle) }.truncate(len);
+}

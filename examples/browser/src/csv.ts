@@ -10,7 +10,7 @@ const quote = (field: string): string => (/[",\r\n]/.test(field) ? `"${field.rep
 export interface Decided {
   /** The kept document each duplicates, or its own position when kept. */
   readonly representative: ReadonlyMap<number, number>;
-  /** Bits (SimHash) or estimated similarity (MinHash) to the representative. */
+  /** Bits (SimHash) or similarity (adaptive, MinHash) to the representative. */
   readonly measure: ReadonlyMap<number, number>;
   /** The group each document of a group is in, numbered as the page shows them. */
   readonly group: ReadonlyMap<number, number>;
@@ -34,9 +34,9 @@ export function fingerprintsCsv(documents: readonly DocumentInfo[], fingerprints
       String(decided.group.get(i) ?? ''),
       kept ? 'yes' : 'no',
       kept ? '' : quote(documents[representative]!.name),
-      kept || measure === undefined ? '' : method === 'minhash' ? measure.toFixed(4) : String(measure),
+      kept || measure === undefined ? '' : method === 'simhash' ? String(measure) : measure.toFixed(4),
     ];
     return fields.join(',');
   });
-  return [`name,fingerprint,characters,group,kept,representative,${method === 'minhash' ? 'similarity' : 'distance'}`, ...lines].join('\n') + '\n';
+  return [`name,fingerprint,characters,group,kept,representative,${method === 'simhash' ? 'distance' : 'similarity'}`, ...lines].join('\n') + '\n';
 }

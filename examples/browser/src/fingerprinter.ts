@@ -1,6 +1,6 @@
 /** The page's side of the fingerprinting worker: one promise per request. */
 
-import type { DocumentInfo, Histogram, Input, Reply, Request, Signed, Skipped } from './protocol.js';
+import type { DocumentInfo, Histogram, Input, Reply, Request, Signed, Skipped, Adaptive } from './protocol.js';
 
 /** What one batch of inputs added. */
 export interface Added {
@@ -10,6 +10,8 @@ export interface Added {
   readonly histogram: Histogram;
   /** Their MinHash signatures, when asked for and given (see {@link Fingerprinter.add}). */
   readonly signed: Signed | null;
+  /** The length-adaptive decisions over every document so far. */
+  readonly adaptive: Adaptive;
   /** How many workers fingerprinted them. */
   readonly workers: number;
   /** Why a pool was wanted and did not start, if it did not. */

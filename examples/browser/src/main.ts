@@ -1,8 +1,9 @@
 /**
- * The demo page: documents in (drop, choose, paste or a sample), fingerprints (and, for
- * MinHash, signatures) from the worker, then on the page itself `decide` at the chosen
- * distance or `decideMinHash` at the chosen threshold (the library's rule of what to keep),
- * the groups and the chart.
+ * The demo page: documents in (drop, choose, paste or a sample), fingerprints, the adaptive
+ * decisions (and, for MinHash, signatures) from the worker, then on the page itself `decide` at
+ * the chosen distance or `decideMinHash` at the chosen threshold (the library's rule of what to
+ * keep), the groups and the chart. The adaptive method (the default, as on the command line)
+ * has no setting: the worker decides by `decideTexts`'s rule as documents arrive.
  */
 
 import { decide, decideMinHash, decisionGroups, init } from 'simhash-wasm/slim';
@@ -16,8 +17,8 @@ import { count, unit } from './count.js';
 import { type Decided, fingerprintsCsv } from './csv.js';
 import { Fingerprinter, type Added } from './fingerprinter.js';
 import { acceptDrops, chosenFiles, pastedInputs, type Gathered, type PasteSplit } from './input.js';
-import { bitsFromKept, jaccardWithKept, similarityText } from './measures.js';
-import type { DocumentInfo, Histogram, Signed, Skipped } from './protocol.js';
+import { bitsFromKept, jaccardWithKept, similarityText, similarityToKept } from './measures.js';
+import type { Adaptive, DocumentInfo, Histogram, Signed, Skipped } from './protocol.js';
 import { loadSample } from './sample.js';
 import { DEFAULT_DISTANCE, DEFAULT_THRESHOLD, LSH_OPTIONS, MINHASH_PERMUTATIONS as K, POOL_THRESHOLD, type Method } from './settings.js';
 import { renderAside, renderGroups, type GroupMeasure } from './view.js';
@@ -39,6 +40,7 @@ const ui = {
   progress: byId('progress', HTMLProgressElement),
   status: byId('status-text', HTMLElement),
   error: byId('error', HTMLElement),
+  methodAdaptive: byId('method-adaptive', HTMLInputElement),
   methodSimHash: byId('method-simhash', HTMLInputElement),
   methodMinHash: byId('method-minhash', HTMLInputElement),
   distanceBlock: byId('distance-block', HTMLElement),
@@ -53,6 +55,7 @@ const ui = {
   distanceValue: byId('distance-value', HTMLOutputElement),
   distanceUnit: byId('distance-unit', HTMLElement),
   chart: byId('chart', SVGSVGElement),
+  chartFigure: byId('chart-figure', HTMLElement),
   chartNote: byId('chart-note', HTMLElement),
   stats: byId('stats', HTMLElement),
   groups: byId('groups', HTMLOListElement),
@@ -73,6 +76,8 @@ let agreement: Histogram | null = null;
 /** MinHash signatures of documents `0 .. signedCount - 1`, back to back. */
 let signatures = new Uint32Array(0);
 let signedCount = 0;
+/** The adaptive decisions over every document so far, from the worker. */
+let adaptive: Adaptive = { representative: new Uint32Array(0), similarity: new Float64Array(0) };
 /** Whether the worker is signing the documents that have no signature yet. */
 let signing = false;
 /** Bumped by Clear: answers to requests made before it are dropped. */
@@ -82,7 +87,7 @@ const fingerprinter = new Fingerprinter();
 /** Workers a pool for a large drop gets: one per core. */
 const cores = navigator.hardwareConcurrency || 1;
 
-const method = (): Method => (ui.methodMinHash.checked ? 'minhash' : 'simhash');
+const method = (): Method => (ui.methodMinHash.checked ? 'minhash' : ui.methodSimHash.checked ? 'simhash' : 'adaptive');
 
 function showError(error: unknown): void {
   const message = error instanceof Error ? error.message : String(error);
@@ -150,12 +155,25 @@ function minhashGroups(withWords: readonly number[], threshold: number): Groupin
   };
 }
 
+/** The worker's adaptive decisions over `withWords` (positions): documents without words are kept alone. */
+function adaptiveGroups(withWords: readonly number[]): Grouping {
+  const compact = new Map(withWords.map((position, i) => [position, i]));
+  const representative = Uint32Array.from(withWords, (position) => compact.get(adaptive.representative[position]!)!);
+  return {
+    groups: grouping(withWords, representative, (i) => adaptive.similarity[withWords[i]!]!),
+    measure: (group: readonly number[]) => similarityToKept(group, adaptive.similarity),
+  };
+}
+
 /** The groups at the chosen method's distance or threshold; the chart and the figures beside it. */
 function regroup(): void {
   const minhash = method() === 'minhash';
+  const adaptiveChosen = method() === 'adaptive';
+  // The adaptive rule has no setting, and no single distribution to chart.
+  ui.chartFigure.hidden = adaptiveChosen;
   const distance = Number(ui.distance.value);
   const threshold = Number(ui.threshold.value);
-  ui.distanceBlock.hidden = minhash;
+  ui.distanceBlock.hidden = minhash || adaptiveChosen;
   ui.thresholdBlock.hidden = !minhash;
   ui.distanceValue.value = String(distance);
   ui.distanceUnit.textContent = unit(distance, 'bit');
@@ -187,9 +205,11 @@ function regroup(): void {
   const { groups, measure } =
     withWords.length < 2 || unsigned
       ? NO_GROUPS
-      : minhash
-        ? minhashGroups(withWords, threshold)
-        : simhashGroups(withWords, distance);
+      : adaptiveChosen
+        ? adaptiveGroups(withWords)
+        : minhash
+          ? minhashGroups(withWords, threshold)
+          : simhashGroups(withWords, distance);
   const grouped = groups.reduce((sum, members) => sum + members.length, 0);
   ui.stats.replaceChildren(
     ...stat('documents', documents.length.toLocaleString('en')),
@@ -203,9 +223,11 @@ function regroup(): void {
       ? 'Groups of near-duplicates appear here once there are documents to compare.'
       : unsigned
         ? 'Computing the MinHash signatures…'
-        : minhash
-          ? `No two documents have an estimated Jaccard similarity of ${similarityText(threshold)} or more.`
-          : `No two documents differ in at most ${count(distance, 'bit')}.`;
+        : adaptiveChosen
+          ? 'No two documents are near-duplicates by their words (short texts) or word pairs (long ones).'
+          : minhash
+            ? `No two documents have an estimated Jaccard similarity of ${similarityText(threshold)} or more.`
+            : `No two documents differ in at most ${count(distance, 'bit')}.`;
   renderGroups(ui.groups, groups, documents, measure, whenNone);
   renderAside(
     ui.wordlessBlock,
@@ -236,6 +258,7 @@ function append(added: Added): void {
   grown.set(added.fingerprints, fingerprints.length);
   fingerprints = grown;
   histogram = added.histogram;
+  adaptive = added.adaptive;
   if (added.signed !== null) keepSignatures(added.signed);
   // The documents just added are not in it: a request to sign them brings a new one.
   else agreement = null;
@@ -351,7 +374,7 @@ function wire(): void {
   ui.sample.addEventListener('click', () => void analyse(loadSample().then((inputs) => ({ inputs, skipped: [] }))));
   ui.distance.addEventListener('input', regroup);
   ui.threshold.addEventListener('input', regroup);
-  for (const choice of [ui.methodSimHash, ui.methodMinHash]) choice.addEventListener('change', regroup);
+  for (const choice of [ui.methodAdaptive, ui.methodSimHash, ui.methodMinHash]) choice.addEventListener('change', regroup);
   ui.exportCsv.addEventListener('click', () => download('fingerprints.csv', fingerprintsCsv(documents, fingerprints, decisions, method()), 'text/csv'));
   ui.clear.addEventListener('click', () => {
     fingerprinter.clear();
@@ -364,6 +387,7 @@ function wire(): void {
     fingerprints = new BigUint64Array(0);
     histogram = null;
     agreement = null;
+    adaptive = { representative: new Uint32Array(0), similarity: new Float64Array(0) };
     regroup();
     ui.status.textContent = 'No documents yet.';
   });

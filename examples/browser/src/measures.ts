@@ -33,3 +33,13 @@ export function jaccardWithKept(group: readonly number[], signatures: Uint32Arra
     codes: null,
   };
 }
+
+/** Adaptive: each member's similarity with the kept document (word sets or word pairs, as their lengths call for). */
+export function similarityToKept(group: readonly number[], similarity: Float64Array): GroupMeasure {
+  const values = group.map((position) => similarity[position]!);
+  return {
+    badges: values.map((value, i) => (i === 0 ? 'kept' : `J ${similarityText(value)}`)),
+    summary: `remove ${count(group.length - 1, 'document')}, similarity ≥ ${similarityText(Math.min(...values.slice(1)))} with the kept one`,
+    codes: null,
+  };
+}

@@ -49,6 +49,15 @@ export interface Signed {
   readonly agreement: Histogram;
 }
 
+/**
+ * The length-adaptive decisions over every document so far: its kept representative (itself
+ * when kept) and its similarity to it (word sets for short texts, word pairs for long ones).
+ */
+export interface Adaptive {
+  readonly representative: Uint32Array;
+  readonly similarity: Float64Array;
+}
+
 /** Worker → page. */
 export type Reply =
   | { readonly type: 'progress'; readonly id: number; readonly done: number; readonly total: number }
@@ -65,6 +74,8 @@ export type Reply =
       readonly histogram: Histogram;
       /** Signatures of the new documents, when asked for and every earlier one had its own. */
       readonly signed: Signed | null;
+      /** The length-adaptive decisions (`decideTexts`'s rule) over every document so far. */
+      readonly adaptive: Adaptive;
       /** How many workers fingerprinted them: 1, or the pool's size for a large drop. */
       readonly workers: number;
       /** Why a large drop that should have gone to a pool did not (it could not start). */

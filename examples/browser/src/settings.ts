@@ -40,5 +40,8 @@ export const LSH_OPTIONS: Readonly<MinHashLshOptions> = {
  */
 export const POOL_THRESHOLD = 8 * 1024 * 1024;
 
-/** How documents are grouped. */
-export type Method = 'simhash' | 'minhash';
+/**
+ * How documents are grouped: `adaptive` (the default, as on the command line) by the rule of
+ * `decideTexts`, which compares short texts by their words and long ones by their word pairs.
+ */
+export type Method = 'adaptive' | 'simhash' | 'minhash';

@@ -1,14 +1,15 @@
 /**
  * The fingerprinting worker: reads dropped files, fingerprints them in batches with a progress
  * report after each (a large drop on a pool of workers of its own, one per core), signs them
- * for MinHash when asked, and measures the distance distribution, all off the page's thread so
- * that a large drop never freezes the page. It keeps every fingerprint and signature so far,
+ * for MinHash when asked, sketches them for the length-adaptive decision (`decideTexts`'s rule)
+ * and decides over all of them, and measures the distance distribution, all off the page's
+ * thread so that a large drop never freezes the page. It keeps every fingerprint and signature so far,
  * and each document's input (a file handle, or pasted text) to sign it later if MinHash is
  * chosen then; the texts of files are not kept.
  */
 
 import type { Pool } from 'simhash-wasm/parallel';
-import { fingerprintMany, init, minhashMany } from 'simhash-wasm/slim';
+import { fingerprintMany, init, minhashMany, TextSketches } from 'simhash-wasm/slim';
 import wasmUrl from 'simhash-wasm/simhash.wasm?url';
 // The command line's own rule, so that the page and `simhash-wasm dedup` skip the same files.
 import { BINARY_PROBE_BYTES, looksBinary } from '../../../ts/shared/binary.js';
@@ -51,6 +52,8 @@ let kept: Input[] = [];
 /** The signatures of documents `0 .. signed - 1`, back to back. */
 let signatures = new Uint32Array(0);
 let signed = 0;
+/** Every document's sketch for the adaptive decision (made once the module is ready). */
+let sketches: TextSketches | null = null;
 
 const size = (input: Input): number => (input.kind === 'file' ? input.file.size : input.text.length);
 
@@ -153,7 +156,22 @@ async function add(id: number, inputs: readonly Input[], sign: boolean, threads:
   const { documents, skipped, ends } = reading;
   const fingerprints = new BigUint64Array(inputs.length);
   const newSignatures = signing ? new Uint32Array(inputs.length * K) : null;
-  const texts = documentTexts(inputs, reading);
+  const sketching = await sketchesOfKept();
+  // Each text is also sketched for the adaptive decision, a batch at a time, as it goes by.
+  let toSketch: string[] = [];
+  async function* sketched(texts: AsyncGenerator<string, void, undefined>): AsyncGenerator<string, void, undefined> {
+    for await (const text of texts) {
+      toSketch.push(text);
+      if (toSketch.length >= 256) {
+        sketching.add(toSketch);
+        toSketch = [];
+      }
+      yield text;
+    }
+    sketching.add(toSketch);
+    toSketch = [];
+  }
+  const texts = sketched(documentTexts(inputs, reading));
   let at = 0;
   const report = (): void => scope.postMessage({ type: 'progress', id, done: at === 0 ? 0 : ends[at - 1]!, total });
   if (pool !== null) {
@@ -196,11 +214,12 @@ async function add(id: number, inputs: readonly Input[], sign: boolean, threads:
   const signedNow = newSignatures === null ? null : keepSignatures(from, newSignatures.subarray(0, documents.length * K));
   // Documents without words all share the fingerprint 0 and would pile up at distance 0.
   const histogram = distanceHistogram(all.filter((fingerprint) => fingerprint !== 0n));
-  const transfer = [added.buffer, histogram.counts.buffer];
+  const adaptive = sketching.decide();
+  const transfer = [added.buffer, histogram.counts.buffer, adaptive.representative.buffer, adaptive.similarity.buffer];
   if (signedNow !== null) transfer.push(signedNow.signatures.buffer, signedNow.agreement.counts.buffer);
   const workers = pool?.threads ?? 1;
   scope.postMessage(
-    { type: 'added', id, documents, fingerprints: added, skipped, histogram, signed: signedNow, workers, poolFailure: failure },
+    { type: 'added', id, documents, fingerprints: added, skipped, histogram, signed: signedNow, adaptive, workers, poolFailure: failure },
     transfer,
   );
 }
@@ -218,6 +237,22 @@ function keepSignatures(from: number, added: Uint32Array): Signed {
   // Documents without words all sign as 0xFFFFFFFF everywhere and would pile up at agreement 1.
   const withWords = [...all.keys()].filter((d) => all[d] !== 0n);
   return { from, signatures: added.slice(), agreement: agreementHistogram(signatures, K, withWords) };
+}
+
+/**
+ * The sketches of every document kept so far: those made as they were added, or, after an add
+ * that failed part way (its documents were sketched, not kept), made again by reading each.
+ */
+async function sketchesOfKept(): Promise<TextSketches> {
+  if (sketches !== null && sketches.length === kept.length) return sketches;
+  sketches?.free();
+  const fresh = new TextSketches();
+  for await (const [input, outcome] of readInOrder(kept)) {
+    if ('reason' in outcome) throw new Error(`${input.name} could not be read again (${outcome.reason})`);
+    fresh.add([outcome.text]);
+  }
+  sketches = fresh;
+  return fresh;
 }
 
 /** Signs every document without a signature, reading each again. */
@@ -257,6 +292,8 @@ async function handle(request: Request): Promise<void> {
     kept = [];
     signatures = new Uint32Array(0);
     signed = 0;
+    sketches?.free();
+    sketches = null;
     return;
   }
   try {

@@ -12,8 +12,8 @@ use super::sketch::TextSketches;
 use super::{Kind, LONG_BANDS, LONG_EQUAL, LONG_ROWS, NUM_PERM, SHORT_DENOMINATOR, SHORT_NUMERATOR};
 use crate::Error;
 
-/// ⌈t·s⌉ for t = 2/5: the fewest common words a set of `s` words needs with a set at least as
-/// large to reach the threshold.
+/// ⌈t·s⌉ for t = 2/5: the fewest common words a set of `s` words needs with a set no larger
+/// to reach the threshold.
 fn ceil_threshold(s: usize) -> usize {
     (SHORT_NUMERATOR as usize * s + SHORT_DENOMINATOR as usize - 1) / SHORT_DENOMINATOR as usize
 }
@@ -502,6 +502,30 @@ mod tests {
         let (mut rep, mut sim) = (vec![0; texts.len()], vec![0.0; texts.len()]);
         s.decide(&order, &mut rep, &mut sim).unwrap();
         assert!(rep.iter().enumerate().all(|(i, &r)| r == (i % 2) as u32));
+    }
+
+    #[test]
+    fn truncating_forgets_the_texts_after() {
+        let mut rng = Rng::new(11);
+        let all = texts(&mut rng, 120);
+        let whole = sketch(&all);
+        let mut cut = sketch(&all);
+        let more = sketch(&[all.clone(), all[..30].to_vec()].concat());
+        let mut longer = more;
+        longer.truncate(all.len());
+        cut.truncate(all.len() + 5);
+        let order: Vec<u32> = (0..all.len() as u32).collect();
+        let decide = |s: &TextSketches| {
+            let (mut rep, mut sim) = (vec![0; all.len()], vec![0.0; all.len()]);
+            s.decide(&order, &mut rep, &mut sim).unwrap();
+            (rep, sim)
+        };
+        assert_eq!(decide(&longer), decide(&whole));
+        assert_eq!(decide(&cut), decide(&whole));
+        assert_eq!(longer.frequency, whole.frequency);
+        assert_eq!(longer.signatures, whole.signatures);
+        longer.truncate(0);
+        assert!(longer.is_empty() && longer.words.is_empty() && longer.signatures.is_empty());
     }
 
     #[test]

@@ -44,10 +44,12 @@ pub const LONG_BANDS: usize = 25;
 /// See [`LONG_BANDS`].
 pub const LONG_ROWS: usize = 5;
 
-/// The fewest distinct word pairs a short text needs to be compared with a long one. A long
-/// text has more than [`SHORT_WORDS`] distinct words, so at least 40 distinct pairs (each
-/// distinct word but the first ends a pair of its own), and Jaccard similarity 0.62 needs the
-/// smaller set to hold at least 0.62 of the larger: ⌈0.62 · 40⌉ = 25.
+/// The fewest distinct word pairs a short text needs to be compared with a long one: texts too
+/// different in length to reach the threshold are not compared. A long text has more than
+/// [`SHORT_WORDS`] distinct words, so at least 40 distinct pairs (each distinct word but the
+/// first ends a pair of its own), and an exact Jaccard similarity of 0.62 needs the smaller set
+/// to hold at least 0.62 of the larger: ⌈0.62 · 40⌉ = 25. (The signatures' estimate of such a
+/// pair could still reach 0.62 by chance; the rule does not ask it.)
 pub const PAIRS_TO_MEET_LONG: usize = 25;
 
 /// What a text is to the rule.

@@ -99,13 +99,13 @@ impl TextSketches {
         }
     }
 
-    /// Sketches UTF-8 texts, normalised and lowered as the text specification v1 says: text `d`
-    /// is `texts[offsets[d]..offsets[d + 1]]`.
+    /// Sketches UTF-8 texts, which the caller has normalised and lowered as the text
+    /// specification v1 says (this does neither): text `d` is `texts[offsets[d]..offsets[d + 1]]`.
     ///
     /// # Errors
     /// [`Error::InvalidOffsets`] if `offsets` decreases or points past `texts`;
     /// [`Error::TooManyElements`] beyond `u32::MAX - 1` texts or words in all;
-    /// [`Error::OutOfMemory`]. Texts sketched before an error stay; the failing batch adds none.
+    /// [`Error::OutOfMemory`]. A call that fails adds no text.
     pub fn add(&mut self, texts: &[u8], offsets: &[u32]) -> Result<(), Error> {
         let mut previous = 0usize;
         for &offset in offsets {
@@ -122,7 +122,7 @@ impl TextSketches {
         reserve(&mut self.kinds, count)?;
         reserve(&mut self.word_end, count)?;
         reserve(&mut self.signature_of, count)?;
-        let before = (self.kinds.len(), self.words.len(), self.signatures.len(), self.word_hashes.len());
+        let before = self.len();
         for window in offsets.windows(2) {
             if let Err(error) = self.add_one(&texts[window[0] as usize..window[1] as usize]) {
                 self.truncate(before);
@@ -132,25 +132,22 @@ impl TextSketches {
         Ok(())
     }
 
-    /// Forgets everything added after `texts` texts, `words` word ids, `signatures` signature
-    /// values and `vocabulary` words.
-    fn truncate(&mut self, (texts, words, signatures, vocabulary): (usize, usize, usize, usize)) {
+    /// Forgets the texts after the first `len` (none if there are fewer). Their words stay in
+    /// the vocabulary, held by no text: harmless, and no allocation that could fail.
+    pub fn truncate(&mut self, len: usize) {
+        if len >= self.len() {
+            return;
+        }
+        let words = if len == 0 { 0 } else { self.word_end[len - 1] as usize };
         for &id in &self.words[words..] {
             self.frequency[id as usize] -= 1;
         }
-        self.kinds.truncate(texts);
-        self.word_end.truncate(texts);
-        self.signature_of.truncate(texts);
+        let signatures = self.signature_of[..len].iter().filter(|&&s| s != NO_SIGNATURE).count();
+        self.kinds.truncate(len);
+        self.word_end.truncate(len);
+        self.signature_of.truncate(len);
         self.words.truncate(words);
-        self.signatures.truncate(signatures);
-        self.word_hashes.truncate(vocabulary);
-        self.frequency.truncate(vocabulary);
-        // Rare (a failed batch), so the map is rebuilt rather than taught to remove keys.
-        self.vocabulary = MixMap::default();
-        for (id, &hash) in self.word_hashes.iter().enumerate() {
-            // Growing what held these keys before cannot fail for want of more than it had.
-            let _ = self.vocabulary.get_or_insert(hash, id as u32);
-        }
+        self.signatures.truncate(signatures * NUM_PERM);
     }
 
     fn add_one(&mut self, text: &[u8]) -> Result<(), Error> {
