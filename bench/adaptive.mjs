@@ -2,8 +2,8 @@
 // against the SimHash default it replaced (`fingerprintMany` with binary weighting, then `decide`
 // at 10 bits), timed alternately in one process on the same texts: real English prose, and real
 // short lines (every change entry of this machine's Debian changelogs, repeats and all, as a
-// dump of titles or commit messages has them). Prints MB/s for each and their ratio, with the
-// machine's load.
+// dump of titles or commit messages has them, and each distinct one once). Prints MB/s for each
+// and their ratio, with the machine's load.
 
 import { loadavg } from 'node:os';
 import { decide, decideTexts, fingerprintMany, init } from '../dist/esm/index.js';
@@ -14,6 +14,7 @@ await init();
 const sets = [
   ['real English prose', realEnglish(16_000_000)],
   ['short lines (Debian changelog entries)', changelogLines().map((line) => line.text)],
+  ['distinct short lines (the same, each text once)', [...new Set(changelogLines().map((line) => line.text))]],
 ];
 console.log(`load ${loadavg().map((l) => l.toFixed(2)).join(' ')}; node ${process.version}`);
 for (const [name, texts] of sets) {

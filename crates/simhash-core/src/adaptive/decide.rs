@@ -3,7 +3,7 @@
 //! with Jaccard similarity ≥ t share a word among the first |x| − ⌈t·|x|⌉ + 1 of the larger's
 //! and the first |y| − ⌈2t/(1+t)·|y|⌉ + 1 of the smaller's, so no pair is missed and common
 //! words rarely enter a prefix; a candidate whose remaining words cannot make up the overlap is
-//! passed over unread. Texts with word-pair signatures find theirs in LSH bands. Only kept
+//! passed over unread, and one that can is counted against marks of this text's words. Texts with word-pair signatures find theirs in LSH bands. Only kept
 //! texts are indexed, and a short text whose very word set was kept finds it by hash, so a
 //! family of identical texts costs each member one lookup (short) or one look per band (long).
 
@@ -33,23 +33,6 @@ fn probe_prefix(s: usize) -> usize {
 /// The prefix a set of `s` words is indexed under, as the smaller of a pair.
 fn index_prefix(s: usize) -> usize {
     s - ceil_smaller(s) + 1
-}
-
-/// Common elements of two ascending slices.
-fn common(x: &[u32], y: &[u32]) -> usize {
-    let (mut i, mut j, mut c) = (0, 0, 0);
-    while i < x.len() && j < y.len() {
-        match x[i].cmp(&y[j]) {
-            core::cmp::Ordering::Equal => {
-                c += 1;
-                i += 1;
-                j += 1;
-            }
-            core::cmp::Ordering::Less => i += 1,
-            core::cmp::Ordering::Greater => j += 1,
-        }
-    }
-    c
 }
 
 /// The key of band `band` of a signature.
@@ -127,6 +110,7 @@ impl TextSketches {
         // Word rank → kept texts (by their rank in `order`) indexed or probed under it.
         // The hash of a kept short text's word set → the text.
         let mut kept_sets = MixMap::default();
+        let mut marks = zeroed(vocabulary, u32::MAX)?;
         let mut indexed = empty_lists(vocabulary)?;
         let mut probed = empty_lists(vocabulary)?;
         // Band key → its list of kept texts in `bucket_lists`.
@@ -156,7 +140,12 @@ impl TextSketches {
                 // Kept sets no larger, indexed under their short prefix, against this one's long
                 // prefix; then kept sets larger, probed under their long prefix, against this
                 // one's short prefix. The sizes part the two, so no text is looked at twice.
-                let look = Look { sketches: self, ranked: &ranked, order, x, rank };
+                // This text's words are marked with its rank: a candidate's overlap is a count
+                // of its marked words, without a merge's unpredictable branches.
+                for &word in x {
+                    marks[word as usize] = rank;
+                }
+                let look = Look { sketches: self, ranked: &ranked, order, x, rank, marks: &marks };
                 look.among(&x[..probe_prefix(x.len())], &indexed, false, &mut stamp, &mut best);
                 look.among(&x[..index_prefix(x.len())], &probed, true, &mut stamp, &mut best);
             }
@@ -254,6 +243,8 @@ struct Look<'a> {
     order: &'a [u32],
     x: &'a [u32],
     rank: u32,
+    /// `marks[word] == rank` for the words of `x`.
+    marks: &'a [u32],
 }
 
 impl Look<'_> {
@@ -277,7 +268,7 @@ impl Look<'_> {
                 stamp[kept as usize] = self.rank;
                 let y = &self.ranked[self.sketches.word_range(self.order[kept as usize] as usize)];
                 // Nothing before the first shared word is shared.
-                let c = 1 + common(&self.x[i + 1..], &y[j + 1..]);
+                let c = 1 + y[j + 1..].iter().filter(|&&w| self.marks[w as usize] == self.rank).count();
                 let union = sx + sy - c;
                 if c * SHORT_DENOMINATOR as usize >= union * SHORT_NUMERATOR as usize {
                     best.consider(c as f64 / union as f64, kept);
