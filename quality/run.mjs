@@ -77,6 +77,8 @@ function found(method, x, y, pairs) {
 // ---- The real corpus, with exact Jaccard as the truth -----------------------------------------
 
 // The licences, copyright files and READMEs the benchmark reads as real English, those with a word.
+/** The original short lines, as the unrelated pairs number them. */
+const lineTexts = lines.map((line) => line.text);
 const corpus = realEnglish(Number.POSITIVE_INFINITY).filter((text) => features(text).length > 0);
 const shingleSets = corpus.map((text) => features(text, { weighting: 'binary' }));
 /** Distinct words of each corpus text: the adaptive rule's length. */
@@ -177,7 +179,11 @@ for (const row of rows) {
   const pairs = row.precision === undefined ? '—' : `${row.precision.toFixed(4)} (${row.corpusPairs})`;
   console.log([row.label, pct(row.lines1), pct(row.lines2), ...RATES.map((r) => pct(row.passages[r])), pct(row.unrelatedLines), pct(row.unrelatedPassages), pairs, `${row.removalPrecision.toFixed(4)} (${row.removed})`, `${row.removalPrecisionLong.toFixed(4)} (${row.removedLong})`].join(' | '));
 }
-// Reported rather than tuned away: what the default removes that the 3-shingle truth calls unrelated.
+// Reported rather than tuned away: the unrelated lines the default joins, and what it removes
+// that the 3-shingle truth calls unrelated.
+const joined = unrelated.lines.filter(([a, b]) => judge(METHODS[0], lineTexts, a, lineTexts, b));
+console.log(`\nUnrelated lines (different packages) the default judges near-duplicates (${joined.length} of ${unrelated.lines.length}):`);
+for (const [a, b] of joined) console.log(`  ${JSON.stringify(lineTexts[a])}\n    ~ ${JSON.stringify(lineTexts[b])}`);
 const snippet = (text) => JSON.stringify(text.replace(/\s+/g, ' ').trim().slice(0, 70));
 console.log(`\nThe default's removals whose kept twin has 3-shingle Jaccard < 0.5 (${rows[0].wrong.length}):`);
 for (const [i, kept] of rows[0].wrong) {
