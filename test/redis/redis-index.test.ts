@@ -301,7 +301,8 @@ for (const kind of ['single', 'cluster'] as const) {
         expect((await buckets()).bytes).toBe(before.bytes);
         // Half the buckets lost (as a repair racing a write could make them), then written again.
         await Promise.all(before.keys.filter((_, k) => k % 2 === 0).map((key) => client.del(key)));
-        expect(await index.queryMany(probes)).not.toEqual(model.queryMany(probes));
+        // The loss shows in the buckets; the answers may hide it, a pair being in several tables.
+        expect((await buckets()).bytes).toBeLessThan(before.bytes);
         await index.addMany(ids, values);
         expect(await index.queryMany(probes)).toEqual(model.queryMany(probes));
         expect((await buckets()).bytes).toBe(before.bytes);
