@@ -3,9 +3,9 @@
  * report after each (a large drop on a pool of workers of its own, one per core), signs them
  * for MinHash when asked, sketches them for the length-adaptive decision (`decideTexts`'s rule)
  * and decides over all of them, and measures the distance distribution, all off the page's
- * thread so that a large drop never freezes the page. It keeps every fingerprint and signature so far,
- * and each document's input (a file handle, or pasted text) to sign it later if MinHash is
- * chosen then; the texts of files are not kept.
+ * thread so that a large drop never freezes the page. It keeps every fingerprint, signature and
+ * sketch so far, and each document's input (a file handle, or pasted text) to sign it later if
+ * MinHash is chosen then; the texts of files are not kept.
  */
 
 import type { Pool } from 'simhash-wasm/parallel';
