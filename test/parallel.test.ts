@@ -464,6 +464,44 @@ describe('failures', () => {
   });
 });
 
+describe('process flags', () => {
+  const distUrl = new URL('../dist/esm/parallel/', import.meta.url);
+
+  it('starts a pool under flags workers may not take (--max-old-space-size and others), the heap limit passed on', () => {
+    const script = `
+      import { createPool } from ${JSON.stringify(new URL('index.js', distUrl).href)};
+      const pool = await createPool({ threads: 2 });
+      const labels = await pool.findClusters([1n, 1n, 3n], { distance: 1 });
+      await pool.close();
+      console.log(Array.from(labels).join(','));
+    `;
+    const flags = ['--max-old-space-size=300', '--expose-gc', '--stack-size=2000', '--title=simhash-test', '--max-semi-space-size=16'];
+    const result = spawnSync(process.execPath, [...flags, '--input-type=module', '-e', script], { encoding: 'utf8', timeout: 30_000 });
+    expect(result.stderr).toBe('');
+    expect(result.stdout.trim()).toBe('0,0,0');
+    expect(result.status).toBe(0);
+  });
+
+  it('passes the heap limit on as a resource limit, and reads the flags Node refuses from its error', async () => {
+    const { refusedFlags, workerOptions } = await import('../ts/parallel/endpoint.js');
+    expect(workerOptions(['--max-old-space-size=512', '--expose-gc', '--eval'])).toEqual({
+      execArgv: ['--max-old-space-size=512', '--expose-gc'],
+      resourceLimits: { maxOldGenerationSizeMb: 512 },
+    });
+    expect(workerOptions(['--max_old_space_size', '64'])).toMatchObject({ resourceLimits: { maxOldGenerationSizeMb: 64 } });
+    expect(workerOptions(['--no-warnings'])).toEqual({ execArgv: ['--no-warnings'] });
+    const { Worker } = await import('node:worker_threads');
+    let error: unknown;
+    try {
+      new Worker('0', { eval: true, execArgv: ['--max-old-space-size=100', '--expose-gc', '--no-warnings'] }).terminate();
+    } catch (caught) {
+      error = caught;
+    }
+    expect(refusedFlags(error)).toEqual(new Set(['--max-old-space-size=100', '--expose-gc']));
+    expect(refusedFlags(new Error('other'))).toBeNull();
+  });
+});
+
 describe('the module the workers get', () => {
   const dist = new URL('../dist/', import.meta.url);
 

@@ -61,13 +61,49 @@ export async function spawn(events: EndpointEvents, name: string, module: Compil
   return typeof Worker === 'function' ? spawnWeb(events, name, setup) : spawnNode(events, name, setup);
 }
 
+/**
+ * A Node worker's options: this process's flags except those only a main script may take, and
+ * the heap limit `--max-old-space-size` sets this process (a flag workers may not take), so
+ * that a user who raises it for a big job raises it for the pool too.
+ */
+export function workerOptions(processArgv: readonly string[]): {
+  execArgv: string[];
+  resourceLimits?: { maxOldGenerationSizeMb: number };
+} {
+  const execArgv = processArgv.filter((flag) => !flag.startsWith('--input-type') && !flag.startsWith('--eval'));
+  let heap: number | undefined;
+  processArgv.forEach((flag, i) => {
+    const match = /^--max[-_]old[-_]space[-_]size(?:=(\d+))?$/.exec(flag);
+    if (match === null) return;
+    const value = Number(match[1] ?? processArgv[i + 1]);
+    if (Number.isInteger(value) && value > 0) heap = value;
+  });
+  return heap === undefined ? { execArgv } : { execArgv, resourceLimits: { maxOldGenerationSizeMb: heap } };
+}
+
+/** The flags an `ERR_WORKER_INVALID_EXEC_ARGV` error names, or null for any other error. */
+export function refusedFlags(error: unknown): Set<string> | null {
+  if (!(error instanceof Error) || (error as { code?: unknown }).code !== 'ERR_WORKER_INVALID_EXEC_ARGV') return null;
+  const listed = /flags: (.*)$/.exec(error.message);
+  return listed === null ? null : new Set(listed[1]!.split(', '));
+}
+
 async function spawnNode(events: EndpointEvents, name: string, setup: Setup): Promise<Endpoint> {
   const { Worker: NodeWorker } = await nodeBuiltin('worker_threads');
-  // The worker gets this process's flags except those only a main script may take.
-  const execArgv = process.execArgv.filter((flag) => !flag.startsWith('--input-type') && !flag.startsWith('--eval'));
   // Nor is the base written in: webpack reads `new URL(x, import.meta.url)` with any x, and warns.
   const here = import.meta.url;
-  const worker = new NodeWorker(new URL(NODE_WORKER_FILE, here), { name, execArgv });
+  const url = new URL(NODE_WORKER_FILE, here);
+  const options = { name, ...workerOptions(process.execArgv) };
+  let worker: InstanceType<typeof NodeWorker>;
+  try {
+    worker = new NodeWorker(url, options);
+  } catch (error) {
+    // Node refuses the flags that belong to a whole process (`--max-old-space-size`,
+    // `--expose-gc`, `--title`, …) and names them: the worker runs without those.
+    const refused = refusedFlags(error);
+    if (refused === null) throw error;
+    worker = new NodeWorker(url, { ...options, execArgv: options.execArgv.filter((flag) => !refused.has(flag)) });
+  }
   worker.postMessage(setup);
   let ready = false;
   let failed = false;
