@@ -179,6 +179,29 @@ describe('MinHashLSH', () => {
     );
   });
 
+  it('adds, replaces and removes 50,000 identical signatures in linear time, in any order', () => {
+    const n = 50_000;
+    const one = wasm.minhash('the same text in every document of the family');
+    const all = new Uint32Array(n * one.length);
+    for (let i = 0; i < n; i++) all.set(one, i * one.length);
+    const ids = Uint32Array.from({ length: n }, (_, i) => i);
+    const index = new wasm.MinHashLSH();
+    index.addMany(ids, all);
+    // Every id again: each replaces itself, in the middle of its band chains.
+    index.addMany(ids, all);
+    expect(index.size).toBe(n);
+    // Every other id, from the middle of the chains outwards.
+    for (let i = 1; i < n; i += 2) expect(index.remove(i)).toBe(true);
+    const { ids: found } = index.query(one);
+    expect(found.length).toBe(n / 2);
+    expect(Array.from(found).every((id) => id % 2 === 0)).toBe(true);
+    for (let i = n - 2; i >= 0; i -= 2) expect(index.remove(i)).toBe(true);
+    expect(index.size).toBe(0);
+    expect(index.query(one).ids.length).toBe(0);
+    index.add(7, one);
+    expect(Array.from(index.query(one).ids)).toEqual([7]);
+  });
+
   it('refuses damaged, truncated and foreign bytes', () => {
     const index = new wasm.MinHashLSH({ numPerm: 16, bands: 4, rows: 4 });
     index.add(7, wasm.minhash('a saved index', { numPerm: 16 }));

@@ -5,7 +5,8 @@
  * construction and load each other's bytes.
  *
  * Layout: signatures live in slots; each band has an open-addressing table from band key to
- * the first slot of a chain linked through `next`. Removed slots are reused.
+ * the first slot of a chain linked both ways through `next` and `prev`, so that removing a slot
+ * costs the same however many share its band. Removed slots are reused.
  */
 
 import { bandEqual, bandKey, equalPositions, minEqual } from './minhash-bands.js';
@@ -98,6 +99,8 @@ export class MinHashLSH {
   #signatures: Uint32Array;
   #ids: Uint32Array;
   #next: Int32Array;
+  /** `prev[slot·bands + band]`: the slot before in the band's chain, or `NO_SLOT` at its head. */
+  #prev: Int32Array;
   #stamp: Uint32Array;
   #query = 0;
   #slots = 0;
@@ -120,6 +123,7 @@ export class MinHashLSH {
     this.#signatures = new Uint32Array(16 * this.numPerm);
     this.#ids = new Uint32Array(16);
     this.#next = new Int32Array(16 * this.bands);
+    this.#prev = new Int32Array(16 * this.bands);
     this.#stamp = new Uint32Array(16);
     this.#tables = Array.from({ length: this.bands }, () => new BandTable());
   }
@@ -144,6 +148,7 @@ export class MinHashLSH {
     this.#signatures = grow(this.#signatures, capacity * this.numPerm, (n) => new Uint32Array(n));
     this.#ids = grow(this.#ids, capacity, (n) => new Uint32Array(n));
     this.#next = grow(this.#next, capacity * this.bands, (n) => new Int32Array(n));
+    this.#prev = grow(this.#prev, capacity * this.bands, (n) => new Int32Array(n));
     this.#stamp = grow(this.#stamp, capacity, (n) => new Uint32Array(n));
   }
 
@@ -190,7 +195,10 @@ export class MinHashLSH {
       const key = bandKey(this.#signatures, slot * k, band, this.rows) | 0;
       const entry = table.find(key);
       if (table.head(entry) === UNUSED) table.claim(entry, key);
-      this.#next[slot * this.bands + band] = table.head(entry);
+      const head = table.head(entry);
+      this.#next[slot * this.bands + band] = head;
+      this.#prev[slot * this.bands + band] = NO_SLOT;
+      if (head >= 0) this.#prev[head * this.bands + band] = slot;
       table.setHead(entry, slot);
     }
   }
@@ -208,13 +216,11 @@ export class MinHashLSH {
       const table = this.#tables[band]!;
       const entry = table.find(bandKey(this.#signatures, slot * k, band, this.rows) | 0);
       const link = slot * this.bands + band;
-      if (table.head(entry) === slot) {
-        table.setHead(entry, this.#next[link]!);
-      } else {
-        let at = table.head(entry);
-        while (this.#next[at * this.bands + band] !== slot) at = this.#next[at * this.bands + band]!;
-        this.#next[at * this.bands + band] = this.#next[link]!;
-      }
+      const after = this.#next[link]!;
+      const before = this.#prev[link]!;
+      if (before === NO_SLOT) table.setHead(entry, after);
+      else this.#next[before * this.bands + band] = after;
+      if (after >= 0) this.#prev[after * this.bands + band] = before;
     }
     this.#slotOf.delete(id);
     this.#free.push(slot);
