@@ -122,6 +122,28 @@ for (const [name, load] of ENTRIES) {
       }
     });
 
+    it('loads an index saved with a layout of 4,097 to 65,536 tables, as earlier releases wrote, with the planner\'s layout', () => {
+      const { index, model, values } = sample(api(), 3000, 505n, { distance: 4 });
+      const planned = index.serialize();
+      index.free();
+      // The same entries as an earlier release saved them, with blocks 20: C(20, 4) = 4,845 tables.
+      const legacy = planned.slice();
+      legacy[11] = 20;
+      const loaded = api().SimHashIndex.deserialize(resealed(legacy));
+      expect(loaded.blocks).not.toBe(20);
+      expectAnswers(loaded, model, values, 506n);
+      expect(loaded.serialize()).toEqual(planned);
+      loaded.free();
+      // Headers of an empty index naming tens of thousands of tables load at once, no table built.
+      for (const [d, b] of [[5, 25], [3, 64], [6, 20]] as const) {
+        const empty = planned.slice(0, 20);
+        new DataView(empty.buffer).setUint32(12, 0, true);
+        empty[10] = d;
+        empty[11] = b;
+        expect('loaded' in outcome(api(), resealed(empty)), `distance ${d} blocks ${b}`).toBe(true);
+      }
+    });
+
     it('writes the same bytes for the same entries, whatever the order and history that led there', () => {
       const a = new (api().SimHashIndex)({ distance: 3 });
       const b = new (api().SimHashIndex)({ distance: 3 });
@@ -163,9 +185,9 @@ for (const [name, load] of ENTRIES) {
       const blocks = good.slice();
       blocks[11] = 2;
       expect(problem(resealed(blocks))).toBe('header');
-      // Layouts of tens of thousands of tables in a header of an empty index: refused before any
-      // table is built (they once cost seconds and hundreds of MiB).
-      for (const [d, b] of [[5, 25], [3, 64], [6, 20]] as const) {
+      // Layouts beyond the 2^16 tables any release wrote, in a header of an empty index: refused
+      // before any table is built (they once cost seconds and hundreds of MiB).
+      for (const [d, b] of [[10, 64], [8, 30], [7, 40]] as const) {
         const empty = good.slice(0, 20);
         new DataView(empty.buffer).setUint32(12, 0, true);
         empty[10] = d;

@@ -145,7 +145,13 @@ export function decodeIndex(bytes: Uint8Array): DecodedIndex {
   const end = bytes.length - 4;
   if (crc32(bytes.subarray(0, end)) !== view.getUint32(end, true)) throw indexFormatError('checksum', bytes);
   const distance = bytes[10]!;
-  const filter = bytes[11]!;
+  let filter = bytes[11]!;
+  // Releases before the cap wrote layouts of up to 2^16 tables: such an index loads with the
+  // layout the host plans (the same answers), and no table of the one named is ever built.
+  if (filter <= PARTS_CODE && distance < filter && filter <= 64) {
+    const tables = tableCount(filter, distance);
+    if (tables > MAX_TABLES && tables <= LEGACY_MAX_TABLES) filter = 0;
+  }
   const validFilter =
     filter === 0 ||
     (filter > PARTS_CODE ? version === VERSION && filter <= PARTS_CODE + 64 : validBlocks(filter, distance));
@@ -161,11 +167,19 @@ export function decodeIndex(bytes: Uint8Array): DecodedIndex {
   return { distance, filter, ids, words };
 }
 
-function validBlocks(blocks: number, distance: number): boolean {
-  if (blocks <= distance || blocks > 64) return false;
+/** The most tables a layout saved by an earlier release may name. */
+const LEGACY_MAX_TABLES = 1 << 16;
+
+/** `C(blocks, distance)`, exact below 2^53. */
+function tableCount(blocks: number, distance: number): number {
   let tables = 1;
   for (let i = 1; i <= distance; i++) tables = (tables * (blocks - distance + i)) / i;
-  return Math.round(tables) <= MAX_TABLES;
+  return Math.round(tables);
+}
+
+function validBlocks(blocks: number, distance: number): boolean {
+  if (blocks <= distance || blocks > 64) return false;
+  return tableCount(blocks, distance) <= MAX_TABLES;
 }
 
 /**

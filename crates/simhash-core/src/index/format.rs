@@ -131,7 +131,15 @@ pub(crate) fn decode(bytes: &[u8]) -> Result<Decoded<'_>, Error> {
         return fail(FormatError::Checksum);
     }
     let distance = u32::from(bytes[10]);
-    let filter = u32::from(bytes[11]);
+    let mut filter = u32::from(bytes[11]);
+    // Releases before the cap wrote layouts of up to 2^16 tables: such an index loads with the
+    // layout the host plans (the same answers), and no table of the one named is ever built.
+    if filter <= PARTS_CODE && distance < filter && filter <= 64 {
+        let tables = binomial(u64::from(filter), u64::from(distance));
+        if tables > MAX_TABLES && tables <= LEGACY_MAX_TABLES {
+            filter = 0;
+        }
+    }
     let valid_filter = match filter {
         0 => true,
         f if f > PARTS_CODE => version == VERSION && f <= PARTS_CODE + 64,
@@ -151,6 +159,9 @@ pub(crate) fn decode(bytes: &[u8]) -> Result<Decoded<'_>, Error> {
     }
     Ok(decoded)
 }
+
+/// The most tables a layout saved by an earlier release may name.
+const LEGACY_MAX_TABLES: u64 = 1 << 16;
 
 fn valid_blocks(blocks: u32, distance: u32) -> bool {
     distance < blocks && blocks <= 64 && binomial(u64::from(blocks), u64::from(distance)) <= MAX_TABLES
