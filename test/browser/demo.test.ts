@@ -248,6 +248,8 @@ describe('the demo page, under a strict Content-Security-Policy', () => {
   it('groups the real texts of its sample as Node does, names them by path, and fetches the module as a file', async () => {
     const documents = await corpusDocuments();
     const { page, watch } = await openDemo();
+    // The groups are part of the page, not of a box that scrolls on its own.
+    expect(await page.locator('#groups').evaluate((list) => getComputedStyle(list).overflowY)).toBe('visible');
     await page.locator('#sample').click();
     await waitForTotal(page, documents.length);
 
@@ -283,6 +285,7 @@ describe('the demo page, under a strict Content-Security-Policy', () => {
     expect(await page.locator('#distance-block').isHidden()).toBe(true);
     expect(await page.locator('#threshold-block').isHidden()).toBe(true);
     expect(await page.locator('#chart-figure').isHidden()).toBe(true);
+    expect(await page.locator('#pool-block').isHidden(), 'the pool fingerprints for SimHash only').toBe(true);
     const rows = await exportedRows(page);
     expect(rows[0]).toEqual(['name', 'fingerprint', 'characters', 'group', 'kept', 'representative', 'similarity']);
     expect(new Map(rows.slice(1).map((row) => [row[0]!, row.slice(4)]))).toEqual(expected.rows);
@@ -330,6 +333,7 @@ describe('the demo page, under a strict Content-Security-Policy', () => {
     const documents = await corpusDocuments();
     const { page, watch } = await openDemo();
     await choose(page, 'minhash');
+    expect(await page.locator('#pool-block').isHidden(), 'the pool fingerprints for SimHash only').toBe(true);
     expect(await page.locator('#threshold-value').textContent()).toBe(DEFAULT_THRESHOLD.toFixed(2));
     expect(await page.locator('#distance-block').isHidden()).toBe(true);
     // Chosen before the documents come: they are signed as they are fingerprinted.

@@ -171,6 +171,8 @@ function regroup(): void {
   const adaptiveChosen = method() === 'adaptive';
   // The adaptive rule has no setting, and no single distribution to chart.
   ui.chartFigure.hidden = adaptiveChosen;
+  // Only SimHash fingerprints on a pool.
+  ui.poolBlock.hidden = cores < 2 || method() !== 'simhash';
   const distance = Number(ui.distance.value);
   const threshold = Number(ui.threshold.value);
   ui.distanceBlock.hidden = minhash || adaptiveChosen;
@@ -399,7 +401,6 @@ async function start(): Promise<void> {
   ui.poolThreshold.textContent = megabytes(POOL_THRESHOLD);
   ui.poolThreads.textContent = `${count(cores, 'worker')}, one per core`;
   // With one core a pool would only add its costs.
-  ui.poolBlock.hidden = cores < 2;
   regroup();
   try {
     // The page itself needs WebAssembly only for findClusters; the worker loads its own instance.
