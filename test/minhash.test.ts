@@ -89,6 +89,11 @@ describe.each(entries)('%s entry: datasketch compatibility', (_, api) => {
     expect(() => api.datasketchMinhash(['a'], { numPerm: 0 })).toThrow(/options.numPerm/);
     expect(() => api.datasketchMinhash(['a'], { scheme: 'affine64' as 'legacy' })).toThrow(/options.scheme/);
     expect(() => api.datasketchMinhashMany(5 as unknown as string[][])).toThrow(TypeError);
+    // The argument named is the one given, and null is no default.
+    expect(() => api.datasketchMinhash(5 as unknown as string[])).toThrow(/^tokens must be an iterable of strings or Uint8Arrays, got number 5/);
+    expect(() => api.datasketchMinhash(['a'], { scheme: null as unknown as 'legacy' })).toThrow(TypeError);
+    expect(() => api.datasketchMinhash(['a'], { scheme: null as unknown as 'legacy' })).toThrow(/options.scheme must be a string/);
+    expect(() => api.minhashMany(new BigUint64Array(3), [0, 2] as unknown as Uint32Array)).toThrow(/^offsets must be a Uint32Array, got an array/);
   });
 });
 

@@ -1,6 +1,6 @@
 /** MinHash signatures in plain TypeScript, bit for bit as the WebAssembly entry. */
 
-import { checkDocuments, datasketchPermutations, tokenBytes } from '../shared/datasketch.js';
+import { checkDocuments, checkTokens, datasketchPermutations, optionsOrOffsets, tokenBytes } from '../shared/datasketch.js';
 import { resolveDatasketchOptions, resolveMinHashOptions } from '../shared/minhash-options.js';
 import type { DatasketchOptions, DatasketchToken, MinHashOptions } from '../shared/minhash-types.js';
 import type { U64Input } from '../shared/types.js';
@@ -57,7 +57,7 @@ export function minhashMany(
     }
     return out;
   }
-  const resolved = resolveMinHashOptions(second);
+  const resolved = resolveMinHashOptions(optionsOrOffsets(second));
   if (typeof input !== 'object' || input === null || !(Symbol.iterator in input)) {
     throw new TypeError(`texts must be an array or an iterable of strings, got ${describe(input)}`);
   }
@@ -153,5 +153,5 @@ export function datasketchMinhashMany(documents: Iterable<Iterable<DatasketchTok
  * @throws {TypeError | RangeError} for bad tokens or options.
  */
 export function datasketchMinhash(tokens: Iterable<DatasketchToken>, options?: DatasketchOptions): Uint32Array {
-  return datasketchMinhashMany([tokens], options);
+  return datasketchMinhashMany([checkTokens(tokens)], options);
 }

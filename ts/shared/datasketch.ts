@@ -105,6 +105,25 @@ export function tokenBytes(documents: Iterable<Iterable<DatasketchToken>>, name:
 }
 
 /** Checks `documents` is an iterable (of token iterables). */
+/** `tokens` of `datasketchMinhash`, checked: an iterable of tokens, not a string or a number. */
+export function checkTokens(tokens: unknown): Iterable<DatasketchToken> {
+  if (tokens === null || typeof tokens !== 'object' || !(Symbol.iterator in tokens)) {
+    throw new TypeError(`tokens must be an iterable of strings or Uint8Arrays, got ${describe(tokens)}`);
+  }
+  return tokens as Iterable<DatasketchToken>;
+}
+
+/**
+ * The second argument of `minhashMany` when it is not the `Uint32Array` of offsets: the options,
+ * or an error for offsets of another type (a plain array would otherwise read as options).
+ */
+export function optionsOrOffsets<T>(second: T): T {
+  if (Array.isArray(second) || ArrayBuffer.isView(second)) {
+    throw new TypeError(`offsets must be a Uint32Array, got ${describe(second)} (minhashMany(features, offsets, options))`);
+  }
+  return second;
+}
+
 export function checkDocuments(documents: unknown, name: string): Iterable<Iterable<DatasketchToken>> {
   if (documents === null || typeof documents !== 'object' || !(Symbol.iterator in documents)) {
     throw new TypeError(`${name} must be an iterable of token lists, got ${describe(documents)}`);

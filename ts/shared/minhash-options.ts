@@ -48,7 +48,8 @@ export interface ResolvedDatasketchOptions {
 /** Checks datasketch options and fills in the defaults. */
 export function resolveDatasketchOptions(options: DatasketchOptions | undefined): ResolvedDatasketchOptions {
   const o = options === undefined ? {} : checkOptions(options);
-  const scheme = o.scheme ?? 'affine32';
+  const scheme = o.scheme === undefined ? 'affine32' : o.scheme;
+  if (typeof scheme !== 'string') throw new TypeError(`options.scheme must be a string, 'affine32' or 'legacy', got ${describe(scheme)}`);
   if (scheme !== 'affine32' && scheme !== 'legacy') {
     throw new RangeError(`options.scheme must be 'affine32' or 'legacy', got ${describe(scheme)}`);
   }

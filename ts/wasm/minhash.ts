@@ -1,6 +1,6 @@
 /** MinHash signatures in WebAssembly (specification v1 in the README). */
 
-import { checkDocuments, datasketchPermutations, tokenBytes } from '../shared/datasketch.js';
+import { checkDocuments, checkTokens, datasketchPermutations, optionsOrOffsets, tokenBytes } from '../shared/datasketch.js';
 import { resolveDatasketchOptions, resolveMinHashOptions, type ResolvedMinHashOptions } from '../shared/minhash-options.js';
 import type { DatasketchOptions, DatasketchToken, MinHashOptions } from '../shared/minhash-types.js';
 import { normalizeRuns } from '../shared/text-normalize.js';
@@ -99,7 +99,7 @@ export function minhashMany(
   third?: MinHashOptions,
 ): Uint32Array {
   if (second instanceof Uint32Array) return signFeatures(input as U64Input, second, resolveMinHashOptions(third), 'minhashMany');
-  const resolved = resolveMinHashOptions(second);
+  const resolved = resolveMinHashOptions(optionsOrOffsets(second));
   if (typeof input !== 'object' || input === null || !(Symbol.iterator in input)) {
     throw new TypeError(`texts must be an array or an iterable of strings, got ${describe(input)}`);
   }
@@ -189,5 +189,5 @@ export function datasketchMinhashMany(documents: Iterable<Iterable<DatasketchTok
  * @throws {TypeError | RangeError} for bad tokens or options.
  */
 export function datasketchMinhash(tokens: Iterable<DatasketchToken>, options?: DatasketchOptions): Uint32Array {
-  return datasketchMinhashMany([tokens], options);
+  return datasketchMinhashMany([checkTokens(tokens)], options);
 }
