@@ -2,7 +2,7 @@
 // it, on small directories made for each case.
 
 import { spawnSync } from 'node:child_process';
-import { existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -525,6 +525,17 @@ describe('decisions', () => {
       expect(result.status).toBe(0);
       expect(result.stdout).toBe('<stdin>:2\n<stdin>:100000\n99999\n');
     }
+  });
+
+  it('--redis without ioredis installed says to install it, before reading anything', () => {
+    // The built command alone, where no node_modules can provide ioredis.
+    const alone = join(scratch, 'no-ioredis');
+    mkdirSync(alone, { recursive: true });
+    cpSync(join(root, 'dist'), join(alone, 'dist'), { recursive: true });
+    writeFileSync(join(alone, 'package.json'), readFileSync(join(root, 'package.json')));
+    const result = spawnSync(process.execPath, [join(alone, 'dist', 'esm', 'cli', 'main.js'), 'dedup', corpus, '--redis', 'redis://127.0.0.1:1'], { encoding: 'utf8' });
+    expect(result.stderr).toBe('simhash-wasm: --redis needs the ioredis package, an optional peer dependency: npm install ioredis\n');
+    expect(result.status).toBe(2);
   });
 
   it('exit status tells a usage error, no document read and some inputs skipped apart', () => {

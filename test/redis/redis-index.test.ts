@@ -4,6 +4,7 @@
  * SimHashIndex holding the same entries gives, and interrupted writes never make a query return
  * an id for a fingerprint it does not hold.
  */
+import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { Cluster, Redis } from 'ioredis';
@@ -130,6 +131,18 @@ async function expectSameEntries(index: RedisSimHashIndex, model: SimHashIndexTy
   expect(await index.queryMany(values)).toEqual(model.queryMany(values));
   expect(await index.size()).toBe(model.size);
 }
+
+describe('connectRedis', () => {
+  it('says which server could not be reached and why, without the password, and nothing else is printed', () => {
+    const script = `
+      import { connectRedis } from ${JSON.stringify(new URL('../../dist/esm/redis/index.js', import.meta.url).href)};
+      try { await connectRedis('redis://reader:s3cret@127.0.0.1:1'); } catch (error) { console.log(error.message); }
+    `;
+    const result = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 30_000 });
+    expect(result.stderr).toBe('');
+    expect(result.stdout.trim()).toBe('could not connect to Redis at redis://reader:***@127.0.0.1:1: connect ECONNREFUSED 127.0.0.1:1');
+  });
+});
 
 for (const kind of ['single', 'cluster'] as const) {
   describe(`RedisSimHashIndex on ${kind === 'single' ? 'one server' : 'a cluster of 3 masters + 3 replicas'}`, () => {
@@ -372,6 +385,16 @@ for (const kind of ['single', 'cluster'] as const) {
       await expect(RedisSimHashIndex.open({ client, name: 'ok', distance: 3, blocks: 5, parts: 2 })).rejects.toThrow(/at most one/);
       await expect(RedisSimHashIndex.open({ client, name: 'ok', distance: 3, parts: 0 })).rejects.toThrow(/parts must be an integer in 1..64/);
       await expect(RedisSimHashIndex.open({ client, name: 'ok', distance: 12, parts: 1 })).rejects.toThrow(/buckets per query .* at most 4096/);
+      if (kind === 'single') {
+        // More replicas than the server has: refused at open, before a key is written.
+        const name = uniqueName('replicas');
+        await expect(RedisSimHashIndex.open({ client, name, distance: 3, replicas: 1 })).rejects.toThrow(
+          /^replicas 1: the master at .* has 0 connected replicas, so every write would wait and fail/,
+        );
+        expect(await (client as Redis).keys(`simhash:{${name}*`)).toEqual([]);
+      } else {
+        await expect(RedisSimHashIndex.open({ client, name: uniqueName('replicas'), distance: 3, replicas: 2 })).rejects.toThrow(/has 1 connected replica,/);
+      }
       const index = await RedisSimHashIndex.open({ client, name: uniqueName('args'), distance: 3 });
       await expect(index.add(-1, 1n)).rejects.toThrow(/id must be an integer/);
       await expect(index.add(1, 2n ** 64n)).rejects.toThrow(RangeError);

@@ -29,7 +29,22 @@ async function main(argv: readonly string[]): Promise<number> {
       process.stdout.write(`simhash-wasm ${packageVersion()}\n`);
       return 0;
     case 'dedup':
+      if (command.options.redis !== undefined && !(await canImport('ioredis'))) {
+        process.stderr.write('simhash-wasm: --redis needs the ioredis package, an optional peer dependency: npm install ioredis\n');
+        return 2;
+      }
       return runDedup(command.options, process);
+  }
+}
+
+/** Whether `name` can be imported from here; errors other than its absence are thrown. */
+async function canImport(name: string): Promise<boolean> {
+  try {
+    await import(name);
+    return true;
+  } catch (error) {
+    if ((error as { code?: unknown }).code === 'ERR_MODULE_NOT_FOUND' && String((error as Error).message).includes(`'${name}'`)) return false;
+    throw error;
   }
 }
 

@@ -33,10 +33,17 @@ export async function connectRedis(url: string, options: ConnectRedisOptions = {
   }
   const retryStrategy = (times: number): number | null => (elapsed(times) > reconnectFor ? null : Math.min(500, 50 * times));
   const probe = new Redis(url, { lazyConnect: true, retryStrategy: () => null, maxRetriesPerRequest: 0 });
+  // The cause of a failed connection comes as an error event (which, unheard, ioredis prints as
+  // unhandled); the rejection itself only says the connection is closed.
+  let cause: Error | undefined;
+  probe.on('error', (error: Error) => (cause ??= error));
   let clustered: boolean;
   try {
     await probe.connect();
     clustered = /cluster_enabled:1/.test(await probe.info('cluster'));
+  } catch (error) {
+    const reason = (cause ?? (error as Error)).message;
+    throw new Error(`could not connect to Redis at ${redacted(url)}: ${reason}`, { cause: cause ?? error });
   } finally {
     probe.disconnect();
   }
@@ -58,6 +65,17 @@ export async function connectRedis(url: string, options: ConnectRedisOptions = {
       maxRetriesPerRequest: Math.max(1, Math.ceil(reconnectFor / 250)),
     },
   });
+}
+
+/** `url` without its password. */
+function redacted(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password !== '') parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return url;
+  }
 }
 
 /** Milliseconds the first `times` reconnection attempts have waited. */

@@ -15,7 +15,7 @@ import { ADD_MEMBERS, ADD_MISSING_MEMBERS, DELETE_RECORDS, DESCRIBE, GET_RECORDS
 import { GroupedCalls } from './grouped-calls.js';
 import { balancedTags } from './hash-tags.js';
 import { QueryBatcher } from './query-batcher.js';
-import { waitForReplicas } from './replicas.js';
+import { checkReplicas, waitForReplicas } from './replicas.js';
 import { withLock } from './lock.js';
 import { SimHashIndex } from '../wasm/simhash-index.js';
 
@@ -166,6 +166,7 @@ export class RedisSimHashIndex {
       throw new RangeError(`blocks ${blocks} at distance ${distance} makes ${binomial(blocks, distance)} tables; at most ${MAX_TABLES} are allowed`);
     }
     const parts = opts.parts === undefined ? undefined : checkParts(opts.parts);
+    await checkReplicas(client, replicas);
 
     const tags = distance === undefined ? [] : await chooseTags(client, name);
     const wanted = distance === undefined ? undefined : describeNew(distance, blocks, parts, capacity, tags);
