@@ -2,7 +2,7 @@
 // it, on small directories made for each case.
 
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { closeSync, cpSync, existsSync, linkSync, openSync, writeSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -526,6 +526,29 @@ describe('decisions', () => {
       expect(result.stdout).toBe('<stdin>:2\n<stdin>:100000\n99999\n');
     }
   });
+
+  it('skips a JSON Lines record longer than the longest string JavaScript holds, names it, and reads the records after it, on every reading path', () => {
+    const path = join(scratch, 'huge-record.jsonl');
+    const fd = openSync(path, 'w');
+    writeSync(fd, '{"id":"a","text":"the first record of the file"}\n{"id":"huge","text":"');
+    const block = Buffer.alloc(1 << 24, 'x');
+    // 33 × 16 MiB: more bytes than V8's longest string (2^29 − 24 characters).
+    for (let i = 0; i < 33; i++) writeSync(fd, block);
+    writeSync(fd, '"}\n{"id":"c","text":"the first record of the file"}\n{"id":"d","text":"one more record"}');
+    closeSync(fd);
+    try {
+      // Adaptive and MinHash read on this thread; SimHash hands the bytes to the pool's workers.
+      for (const method of [['--method', 'adaptive'], ['--method', 'minhash'], ['--method', 'simhash'], ['--method', 'simhash', '--threads', '1']]) {
+        const result = run(['dedup', path, '--jsonl', '--id', 'id', '--json', ...method]);
+        expect(result.stderr, method.join(' ')).toMatch(/skipped .*huge-record\.jsonl:2: a line of 553,648,1\d\d (bytes|characters), longer than the longest string JavaScript can hold/);
+        const report = JSON.parse(result.stdout) as { documents: number };
+        expect(report.documents, method.join(' ')).toBe(3);
+        expect(result.status, 'exit 1: an input was skipped').toBe(1);
+      }
+    } finally {
+      rmSync(path);
+    }
+  }, 120_000);
 
   it('--redis without ioredis installed says to install it, before reading anything', () => {
     // The built command alone, where no node_modules can provide ioredis.

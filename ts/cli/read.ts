@@ -1,10 +1,11 @@
 /** Reading documents from sources: whole files, standard input, or JSON Lines records. */
 
+import { constants } from 'node:buffer';
 import { createReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
 import type { JsonLinesFormat } from './args.js';
 import { BINARY_PROBE_BYTES, looksBinary } from '../shared/binary.js';
-import { parseRecord } from '../shared/json-lines.js';
+import { parseRecord, tooLongLine } from '../shared/json-lines.js';
 import { LineSplitter } from './jsonl.js';
 import { describeError } from './problems.js';
 import { type Source, sourceName } from './sources.js';
@@ -100,6 +101,8 @@ async function readWhole(source: Source, stdin: Readable, maxBytes: number): Pro
   }
 }
 
+const lineEncoder = new TextEncoder();
+
 /** Replaces invalid UTF-8 with U+FFFD rather than failing, and drops a leading BOM. */
 const decoder = new TextDecoder('utf-8', { fatal: false });
 
@@ -160,37 +163,68 @@ export interface ReadFailure {
 
 /**
  * The bytes of a JSON Lines source, for a pool's workers to split and parse: whole lines, and
- * the last line when the source ends. A binary source gives nothing; a source that fails while
- * being read gives its complete lines only, as {@link readDocuments} does. Either way `failed`
- * hears why. Never throws for the source's sake.
+ * the last line when the source ends. A line longer than `maxLine` bytes (by default the longest
+ * string V8 holds, which a worker could not decode) is dropped as it arrives and replaced by the
+ * `tooLongLine` that says its length, so the worker reports it and reads on. A binary source
+ * gives nothing; a source that fails while being read gives its complete lines only, as
+ * {@link readDocuments} does. Either way `failed` hears why. Never throws for the source's sake.
  */
-export async function* jsonLinesBytes(source: Source, stdin: Readable, failed: (failure: ReadFailure) => void): AsyncGenerator<Uint8Array> {
+export async function* jsonLinesBytes(
+  source: Source,
+  stdin: Readable,
+  failed: (failure: ReadFailure) => void,
+  maxLine: number = constants.MAX_STRING_LENGTH,
+): AsyncGenerator<Uint8Array> {
   const stream = source.kind === 'stdin' ? stdin : createReadStream(source.path, { highWaterMark: CHUNK_BYTES });
   let probed = 0;
   // Bytes after the last line end seen: a line is passed on only once it is complete.
   let held: Uint8Array[] = [];
   let heldBytes = 0;
+  // Bytes of a line too long to pass on, while it lasts; -1 otherwise.
+  let dropped = -1;
+  const tooLong = (bytes: number): Uint8Array => lineEncoder.encode(`${tooLongLine(`${bytes.toLocaleString('en')} bytes`)}\n`);
   try {
     for await (const chunk of stream as AsyncIterable<unknown>) {
-      const bytes = toBytes(chunk);
+      let bytes = toBytes(chunk);
       if (probed < BINARY_PROBE_BYTES && looksBinary(bytes.subarray(0, BINARY_PROBE_BYTES - probed))) {
         stream.destroy();
         failed({ reason: 'binary file', bytes: heldBytes + bytes.length });
         return;
       }
       probed += bytes.length;
-      const cut = bytes.lastIndexOf(0x0a);
-      if (cut === -1) {
-        held.push(bytes);
-        heldBytes += bytes.length;
-        continue;
+      while (bytes.length > 0) {
+        // The line this chunk begins (continuing what is held) may be too long, or may end here.
+        const first = bytes.indexOf(0x0a);
+        const line = (dropped >= 0 ? dropped : heldBytes) + (first === -1 ? bytes.length : first);
+        if (line > maxLine) {
+          held = [];
+          heldBytes = 0;
+          if (first === -1) {
+            dropped = line;
+            break;
+          }
+          dropped = -1;
+          yield tooLong(line);
+          bytes = bytes.subarray(first + 1);
+          continue;
+        }
+        if (first === -1) {
+          held.push(bytes);
+          heldBytes += bytes.length;
+          break;
+        }
+        // The lines after it are whole lines of this chunk: all shorter than the limit when the
+        // chunk is (always, with chunks of a MiB), so they go on at once; else one at a time.
+        const cut = bytes.length - first - 1 <= maxLine ? bytes.lastIndexOf(0x0a) : first;
+        yield* held;
+        yield bytes.subarray(0, cut + 1);
+        held = [];
+        heldBytes = 0;
+        bytes = bytes.subarray(cut + 1);
       }
-      yield* held;
-      yield bytes.subarray(0, cut + 1);
-      held = [bytes.subarray(cut + 1)];
-      heldBytes = bytes.length - cut - 1;
     }
-    yield* held;
+    if (dropped >= 0) yield tooLong(dropped);
+    else yield* held;
   } catch (error) {
     failed({ reason: describeError(error), bytes: heldBytes });
   }

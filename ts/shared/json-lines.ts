@@ -25,11 +25,24 @@ export interface JsonRecord {
 }
 
 /**
+ * What readers put in place of a line too long to become a JavaScript string (V8 holds some
+ * 2^29 characters), followed by its size: `parseRecord` turns it into the reason the record is
+ * skipped, so both readers report it alike. A NUL begins no JSON text.
+ */
+const TOO_LONG = '\u0000simhash-wasm:too-long:';
+
+/** The line standing for one of `size` (say, "612,000,000 bytes") too long to read. */
+export function tooLongLine(size: string): string {
+  return TOO_LONG + size;
+}
+
+/**
  * Reads one line: a record, `null` for a blank line, or the reason it cannot be used.
  * Trailing `\r` and other whitespace are allowed (JSON ignores them).
  */
 export function parseRecord(line: string, fields: JsonLinesFields): JsonRecord | { readonly reason: string } | null {
   if (line.trim() === '') return null;
+  if (line.startsWith(TOO_LONG)) return { reason: `a line of ${line.slice(TOO_LONG.length)}, longer than the longest string JavaScript can hold` };
   let value: unknown;
   try {
     value = JSON.parse(line);
