@@ -235,12 +235,20 @@ export function withInstance<T>(body: (live: WasmExports) => T): T {
   try {
     return body(live);
   } catch (error) {
-    if (error instanceof WebAssembly.RuntimeError && current === live) {
-      current = null;
-      generation++;
-      views = null;
-    }
+    dropIfTrapped(error, live);
     throw error;
+  }
+}
+
+/**
+ * What {@link withInstance} does when its body throws `error` against `live`, for a hot path
+ * that inlines it rather than allocate a closure per call.
+ */
+export function dropIfTrapped(error: unknown, live: WasmExports): void {
+  if (error instanceof WebAssembly.RuntimeError && current === live) {
+    current = null;
+    generation++;
+    views = null;
   }
 }
 

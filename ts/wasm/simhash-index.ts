@@ -4,7 +4,7 @@
 import { finalizer } from './finalizer.js';
 import { checkId, checkIds, checkIndexOptions, checkQueryOptions, checkSameLength, freedIndex } from '../shared/index-args.js';
 import { checkIndexBytes, indexFormatError, problemOfStatus } from '../shared/index-format.js';
-import { instanceGeneration, memoryViews, wasm, withInstance, type WasmExports } from './loader.js';
+import { dropIfTrapped, instanceGeneration, memoryViews, wasm, withInstance, type WasmExports } from './loader.js';
 import { CallScope } from './marshal.js';
 import { blocksOf, partsOf } from '../shared/filter.js';
 import { LayoutPolicy } from '../shared/plan.js';
@@ -176,15 +176,25 @@ class WasmSimHashIndex implements SimHashIndexType {
 
   query(fingerprint: bigint, options?: QueryOptions): QueryResult {
     const pointer = this.#pointer();
-    const value = BigInt.asIntN(64, checkU64(fingerprint, 'fingerprint'));
+    // An i64 parameter takes a bigint modulo 2^64: no BigInt.asIntN (an allocation per query).
+    const value = checkU64(fingerprint, 'fingerprint');
     const { distance, limit } = checkQueryOptions(options, this.distance);
-    return withInstance((exports) => {
-      throwIfFailed(exports.sh_index_query(pointer, value, distance, limit), 'SimHashIndex.query');
-      const { u8, u32 } = memoryViews(exports);
-      const at = this.#answer / 4;
-      const [ids, distances, count] = [u32[at]!, u32[at + 1]!, u32[at + 3]!];
-      return { ids: u32.slice(ids / 4, ids / 4 + count), distances: u8.slice(distances, distances + count) };
-    });
+    // withInstance, inlined: a single query is short enough for a closure per call to show.
+    const exports = wasm();
+    let status: number;
+    try {
+      status = exports.sh_index_query(pointer, value, distance, limit);
+    } catch (error) {
+      dropIfTrapped(error, exports);
+      throw error;
+    }
+    throwIfFailed(status, 'SimHashIndex.query');
+    const { u8, u32 } = memoryViews(exports);
+    const at = this.#answer >>> 2;
+    const ids = u32[at]! >>> 2;
+    const distances = u32[at + 1]!;
+    const count = u32[at + 3]!;
+    return { ids: u32.slice(ids, ids + count), distances: u8.slice(distances, distances + count) };
   }
 
   decideMany(ids: Uint32Array, fingerprints: U64Input): OnlineDecisions {
