@@ -3,6 +3,7 @@
 
 use super::mix_map::MixMap;
 use super::{Kind, NUM_PERM, PAIRS_TO_MEET_LONG, SHORT_WORDS};
+use crate::fingerprint::check_offsets;
 use crate::fingerprint::text::{word_units, Scratch, ShingleHasher};
 use crate::minhash::Sketch;
 use crate::Error;
@@ -107,14 +108,7 @@ impl TextSketches {
     /// [`Error::TooManyElements`] beyond `u32::MAX - 1` texts or words in all;
     /// [`Error::OutOfMemory`]. A call that fails adds no text.
     pub fn add(&mut self, texts: &[u8], offsets: &[u32]) -> Result<(), Error> {
-        let mut previous = 0usize;
-        for &offset in offsets {
-            let offset = offset as usize;
-            if offset < previous || offset > texts.len() {
-                return Err(Error::InvalidOffsets);
-            }
-            previous = offset;
-        }
+        check_offsets(offsets, texts.len())?;
         let count = offsets.len().saturating_sub(1);
         if self.kinds.len() + count >= u32::MAX as usize {
             return Err(Error::TooManyElements);

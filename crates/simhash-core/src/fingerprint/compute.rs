@@ -162,14 +162,7 @@ fn for_each_document(
     if out.len() != documents {
         return Err(Error::LengthMismatch);
     }
-    let mut previous = 0usize;
-    for &offset in offsets {
-        let offset = offset as usize;
-        if offset < previous || offset > len {
-            return Err(Error::InvalidOffsets);
-        }
-        previous = offset;
-    }
+    super::check_offsets(offsets, len)?;
     for (slot, window) in out.iter_mut().zip(offsets.windows(2)) {
         *slot = fingerprint(window[0] as usize..window[1] as usize);
     }

@@ -10,3 +10,22 @@ pub mod text;
 
 pub use compute::{compute, compute_many, compute_many_weighted, compute_weighted, Fold};
 pub use hamming::{bits_differ, hamming_distances};
+
+use crate::Error;
+
+/// Checks document offsets into a slice of `len` elements (document `d` is
+/// `offsets[d]..offsets[d + 1]`): they never decrease nor exceed `len`.
+///
+/// # Errors
+/// [`Error::InvalidOffsets`] otherwise.
+pub(crate) fn check_offsets(offsets: &[u32], len: usize) -> Result<(), Error> {
+    let mut previous = 0usize;
+    for &offset in offsets {
+        let offset = offset as usize;
+        if offset < previous || offset > len {
+            return Err(Error::InvalidOffsets);
+        }
+        previous = offset;
+    }
+    Ok(())
+}

@@ -12,6 +12,7 @@
 
 use super::sha1::sha1;
 use super::signature::fmix32;
+use crate::fingerprint::check_offsets;
 use crate::Error;
 
 /// 2^61 − 1, the prime datasketch permutes modulo.
@@ -67,18 +68,6 @@ fn update(sig: &mut [u32], scheme: Scheme, a: &[u64], b: &[u64], hash: u32) {
             }
         }
     }
-}
-
-fn check_offsets(offsets: &[u32], len: usize) -> Result<(), Error> {
-    let mut previous = 0usize;
-    for &offset in offsets {
-        let offset = offset as usize;
-        if offset < previous || offset > len {
-            return Err(Error::InvalidOffsets);
-        }
-        previous = offset;
-    }
-    Ok(())
 }
 
 /// One signature per document. Token t is `tokens[token_offsets[t]..token_offsets[t + 1]]`;

@@ -6,6 +6,7 @@
 //! and the seed, so two similar sets borrow alike and the estimator keeps the accuracy of
 //! independent permutations.
 
+use crate::fingerprint::check_offsets;
 use crate::fingerprint::text::{for_each_feature, Scratch, TextOptions};
 use crate::Error;
 
@@ -137,14 +138,7 @@ pub fn signature(features: &[u64], seed: u64, out: &mut [u32]) -> Result<(), Err
 /// each of their `offsets.len() - 1` documents; returns k.
 fn check_many(len: usize, offsets: &[u32], out_len: usize) -> Result<usize, Error> {
     let documents = offsets.len().saturating_sub(1);
-    let mut previous = 0usize;
-    for &offset in offsets {
-        let offset = offset as usize;
-        if offset < previous || offset > len {
-            return Err(Error::InvalidOffsets);
-        }
-        previous = offset;
-    }
+    check_offsets(offsets, len)?;
     if documents == 0 {
         return if out_len == 0 { Ok(0) } else { Err(Error::LengthMismatch) };
     }

@@ -196,14 +196,7 @@ pub fn fingerprint_many(texts: &[u8], offsets: &[u32], options: &TextOptions, ou
     if out.len() != offsets.len().saturating_sub(1) {
         return Err(Error::LengthMismatch);
     }
-    let mut previous = 0usize;
-    for &offset in offsets {
-        let offset = offset as usize;
-        if offset < previous || offset > texts.len() {
-            return Err(Error::InvalidOffsets);
-        }
-        previous = offset;
-    }
+    crate::fingerprint::check_offsets(offsets, texts.len())?;
     let hasher = Xxh3::new(options.seed);
     let mut scratch = Scratch::default();
     for (slot, window) in out.iter_mut().zip(offsets.windows(2)) {
