@@ -113,13 +113,10 @@ export function decideTextsWith(Sketches: TextSketchesConstructor, texts: unknow
   texts.forEach((text: unknown, i) => {
     if (typeof text !== 'string') throw new TypeError(`texts[${i}] must be a string, got ${describe(text)}`);
   });
-  // The options are checked before the texts are sketched.
-  const o = options === undefined ? {} : (checkOptions(options) as DecideTextsOptions);
-  takingOrder(o.priority, texts.length);
   const sketches = new Sketches();
   try {
     sketches.add(texts as string[]);
-    return sketches.decide(o);
+    return sketches.decide(options);
   } finally {
     sketches.free();
   }
