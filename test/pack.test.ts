@@ -1,12 +1,12 @@
 // The published tarball, installed into an empty project, works from ESM and from CommonJS,
 // through the inlined module and through the separate .wasm file.
 
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, inject, it } from 'vitest';
 import * as pure from '../ts/pure/index.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -18,15 +18,12 @@ const fingerprints = [0n, 1n, 3n, 0xffn, 0xffff_ffff_ffff_ffffn, 1n];
 
 beforeAll(() => {
   consumer = mkdtempSync(join(tmpdir(), 'simhash-wasm-consumer-'));
-  execFileSync(npm, ['pack', '--silent', '--pack-destination', consumer], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
-  const tarball = readdirSync(consumer).find((name) => name.endsWith('.tgz'));
-  if (tarball === undefined) throw new Error('npm pack wrote no tarball');
   writeFileSync(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true }));
-  execFileSync(npm, ['install', '--silent', '--no-audit', '--no-fund', '--offline', `./${tarball}`], {
+  execFileSync(npm, ['install', '--silent', '--no-audit', '--no-fund', '--offline', inject('tarball')], {
     cwd: consumer,
     stdio: ['ignore', 'ignore', 'inherit'],
   });
-}, 120_000);
+}, 60_000);
 
 afterAll(() => {
   if (consumer !== '') rmSync(consumer, { recursive: true, force: true });
@@ -137,3 +134,21 @@ console.log(JSON.stringify({ left: Array.from(pairs.left), right: Array.from(pai
   writeFileSync(join(consumer, 'parallel.cjs'), `require('simhash-wasm/parallel');`);
   expect(() => execFileSync(process.execPath, ['parallel.cjs'], { cwd: consumer, stdio: 'pipe' })).toThrow(/ERR_PACKAGE_PATH_NOT_EXPORTED|No "exports" main/);
 });
+
+it('carries the published manifest: no development scripts or dependencies, and a command that runs', () => {
+  const manifest = JSON.parse(readFileSync(join(consumer, 'node_modules', 'simhash-wasm', 'package.json'), 'utf8')) as Record<string, unknown>;
+  expect(manifest['scripts']).toBeUndefined();
+  expect(manifest['devDependencies']).toBeUndefined();
+  expect(manifest['bin']).toEqual({ 'simhash-wasm': 'dist/esm/cli/main.js' });
+  const help = execFileSync(join(consumer, 'node_modules', '.bin', 'simhash-wasm'), ['--help'], { cwd: consumer, encoding: 'utf8' });
+  expect(help).toMatch(/simhash-wasm dedup/);
+  // The working copy's manifest is back as it was.
+  expect(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).scripts.prepare).toBe('node scripts/build.mjs');
+});
+
+it('publishes with nothing for npm to correct in its manifest (npm drops a "./" bin path when publishing)', () => {
+  // --ignore-scripts: only the manifest is in question here; --dry-run --offline sends nothing.
+  const result = spawnSync(npm, ['publish', '--dry-run', '--offline', '--ignore-scripts'], { cwd: root, encoding: 'utf8' });
+  expect(result.stderr).not.toMatch(/auto-corrected|errors corrected|invalid and removed/);
+  expect(result.stderr).toMatch(/simhash-wasm@/);
+}, 60_000);

@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { build as esbuild } from 'esbuild';
 import type { Browser } from 'playwright-core';
 import { build as viteBuild } from 'vite';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import * as wasm from '../../ts/index.js';
 import { artifact, expectQuiet, launchChromium, watchPage } from './chromium.js';
 import { summarise, type Summary } from './consumer/summarise.js';
@@ -61,15 +61,8 @@ const servers: StaticServer[] = [];
 beforeAll(async () => {
   browser = await launchChromium();
   consumer = mkdtempSync(join(tmpdir(), 'simhash-wasm-browser-consumer-'));
-  // dist/ is built before the tests run; building it again here could race pack.test.ts.
-  execFileSync(npm, ['pack', '--silent', '--ignore-scripts', '--pack-destination', consumer], {
-    cwd: root,
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const tarball = readdirSync(consumer).find((name) => name.endsWith('.tgz'));
-  if (tarball === undefined) throw new Error('npm pack wrote no tarball');
   writeFileSync(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
-  execFileSync(npm, ['install', '--silent', '--no-audit', '--no-fund', '--offline', `./${tarball}`], {
+  execFileSync(npm, ['install', '--silent', '--no-audit', '--no-fund', '--offline', inject('tarball')], {
     cwd: consumer,
     stdio: ['ignore', 'ignore', 'inherit'],
   });
