@@ -21,6 +21,7 @@ import {
   TEXT_OPTIONS,
   type Method,
 } from '../../examples/browser/src/settings.js';
+import type { PasteSplit } from '../../examples/browser/src/input.js';
 import * as wasm from '../../ts/index.js';
 import { artifact, expectQuiet, launchChromium, watchPage, type PageWatch } from './chromium.js';
 import { serveStatic, STRICT_CSP, type StaticServer } from './server.js';
@@ -99,7 +100,7 @@ async function drop(page: Page, files: readonly DroppedFile[], documents = files
 }
 
 /** Pastes `text`, split as `split` says, and waits for `documents` more documents. */
-async function paste(page: Page, text: string, split: 'whole' | 'dashes' | 'lines', documents: number): Promise<void> {
+async function paste(page: Page, text: string, split: PasteSplit, documents: number): Promise<void> {
   const before = await shownTotal(page);
   await page.locator('#paste-split').selectOption(split);
   await page.locator('#paste').fill(text);
@@ -417,7 +418,7 @@ describe('the demo page, under a strict Content-Security-Policy', () => {
     expectQuiet(single.watch, server.origin);
   });
 
-  it('takes a paste as one document unless a separator is chosen, and accumulates it with dropped files', async () => {
+  it('splits a paste by default, takes it whole or split as chosen, and accumulates it with dropped files', async () => {
     const { page, watch } = await openDemo();
     const base =
       'The committee met on Tuesday to review the budget for the coming year.\n\n' +
@@ -426,7 +427,16 @@ describe('the demo page, under a strict Content-Security-Policy', () => {
     const note = 'An unrelated note about the weather in the mountains this spring.\n\nSnow came late, and left early.';
     const three = [base, `${base}\n\nSigned, the clerk.`, note].join('\n---\n');
 
-    // Blank lines are paragraphs, not separators: all of it is one document.
+    // Pasted as it comes, several texts are several documents: here split at the lines of ---.
+    await paste(page, three, 'auto', 3);
+    expect(await shownGroups(page)).toEqual([['pasted text 1', 'pasted text 2']]);
+    await page.locator('#clear').click();
+    // Two texts between blank lines, pasted as they come, are two documents, and one group.
+    await paste(page, `${base.replace(/\n\n/g, ' ')}\n\n${base.replace(/\n\n/g, ' ')} Signed, the clerk.\n`, 'auto', 2);
+    expect(await shownGroups(page)).toEqual([['pasted text 1', 'pasted text 2']]);
+    await page.locator('#clear').click();
+
+    // Taken whole, blank lines and separators are part of the text: all of it is one document.
     await paste(page, three, 'whole', 1);
     expect(await shownTotal(page)).toBe(1);
     await page.locator('#clear').click();

@@ -16,18 +16,34 @@ export const chosenFiles = (files: ArrayLike<File>): Input[] =>
   Array.from(files, (file) => ({ kind: 'file', name: file.webkitRelativePath || file.name, file }));
 
 /** How pasted text becomes documents. */
-export type PasteSplit = 'whole' | 'dashes' | 'lines';
+export type PasteSplit = 'auto' | 'whole' | 'dashes' | 'paragraphs' | 'lines';
 
 /** A line of three or more dashes and nothing else, as between Markdown sections. */
 const DASHES = /^[ \t]*-{3,}[ \t]*$/m;
+/** One or more blank lines. */
+const BLANK_LINES = /\r?\n[ \t]*\r?\n(?:[ \t]*\r?\n)*/;
+const LINES = /\r?\n/;
+
+/**
+ * How `auto` reads a paste: at lines of `---` if it has one, else at blank lines if it has one,
+ * else one document per line. Pasting several texts is how people try a dedup tool, and one
+ * document alone can have no near-duplicate.
+ */
+export function autoSplit(text: string): Exclude<PasteSplit, 'auto'> {
+  if (DASHES.test(text)) return 'dashes';
+  if (BLANK_LINES.test(text.trim())) return 'paragraphs';
+  return 'lines';
+}
 
 /**
  * Pasted text as documents: all of it one document (`whole`, blank lines and all), or split at
- * each line of `---` (`dashes`), or each line one document (`lines`). Blank parts are dropped.
+ * each line of `---` (`dashes`), at blank lines (`paragraphs`), or each line one document
+ * (`lines`); `auto` picks one of the last three by {@link autoSplit}. Blank parts are dropped.
  * `first` numbers the names on from earlier pastes.
  */
 export function pastedInputs(text: string, split: PasteSplit, first: number): Input[] {
-  const parts = split === 'whole' ? [text] : text.split(split === 'dashes' ? DASHES : /\r?\n/);
+  const how = split === 'auto' ? autoSplit(text) : split;
+  const parts = how === 'whole' ? [text] : text.split(how === 'dashes' ? DASHES : how === 'paragraphs' ? BLANK_LINES : LINES);
   return parts
     .map((part) => part.trim())
     .filter((part) => part !== '')
