@@ -548,7 +548,7 @@ function insertionSort(values: Float64Array): void {
 
 /**
  * An index of `(id, fingerprint)` entries answering "which ids lie within k bits of this
- * fingerprint?", exactly, in plain TypeScript. See {@link SimHashIndexType} for the methods.
+ * fingerprint?", exactly, in plain TypeScript.
  *
  * @example
  * const index = new SimHashIndex({ distance: 3 });

@@ -6,6 +6,7 @@
  * running it again with the same arguments is safe and completes it.
  */
 export class RedisIndexError extends Error {
+  /** Always `'RedisIndexError'`. */
   override readonly name = 'RedisIndexError';
   /** The operation that failed, e.g. `'addMany'`. */
   readonly operation: string;

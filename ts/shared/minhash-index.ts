@@ -94,7 +94,9 @@ export class MinHashLSH {
   readonly threshold: number;
   /** Positions of every signature. */
   readonly numPerm: number;
+  /** LSH bands: a pair is a candidate when its signatures agree in every position of one band. */
   readonly bands: number;
+  /** Positions per band (`bands × rows ≤ numPerm`). */
   readonly rows: number;
   #signatures: Uint32Array;
   #ids: Uint32Array;

@@ -282,7 +282,7 @@ class WasmSimHashIndex implements SimHashIndexType {
 
 /**
  * An index of `(id, fingerprint)` entries answering "which ids lie within k bits of this
- * fingerprint?", exactly, in WebAssembly memory. See {@link SimHashIndexType} for the methods.
+ * fingerprint?", exactly, in WebAssembly memory.
  *
  * @example
  * using index = new SimHashIndex({ distance: 3 });
