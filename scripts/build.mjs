@@ -144,14 +144,25 @@ async function bundlePoolWorker() {
 /**
  * `simhash-wasm/slim`: the WebAssembly entry without the inlined module, for those who load
  * `simhash.wasm` as a file (bundlers' `?url`, workers, Cloudflare Workers) and would otherwise
- * ship the module twice. The same ESM output, with the inlined bytes replaced by null.
+ * ship the module twice. The ESM entry and its `wasm/` folder, with the inlined bytes replaced
+ * by null; `shared/` is not copied but imported from the ESM build (it holds no module state
+ * that the entries would need apart).
  */
 function buildSlim() {
   const slim = join(dist, 'slim');
   rmSync(slim, { recursive: true, force: true });
   mkdirSync(slim, { recursive: true });
-  for (const name of ['index.js', 'index.d.ts', 'wasm', 'shared']) {
+  for (const name of ['index.js', 'index.d.ts', 'wasm']) {
     cpSync(join(dist, 'esm', name), join(slim, name), { recursive: true });
+  }
+  const shared = join(dist, 'esm', 'shared');
+  const files = (dir) => readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(join(dir, e.name)) : [join(dir, e.name)]));
+  for (const file of files(slim).filter((f) => f.endsWith('.js') || f.endsWith('.d.ts'))) {
+    const fromHere = relative(dirname(file), join(slim, 'shared'));
+    const toEsm = relative(dirname(file), shared);
+    const text = readFileSync(file, 'utf8');
+    const rewritten = text.replaceAll(`'${fromHere.startsWith('.') ? fromHere : `./${fromHere}`}/`, `'${toEsm}/`);
+    if (rewritten !== text) writeFileSync(file, rewritten);
   }
   const bytes = join(slim, 'wasm', 'generated', 'wasm-bytes.js');
   writeFileSync(bytes, '// The slim build: no inlined module; init(source) loads simhash.wasm.\nexport const wasmBase64 = null;\n');
