@@ -4,7 +4,7 @@ import { checkDocuments, checkTokens, datasketchPermutations, optionsOrOffsets, 
 import { resolveDatasketchOptions, resolveMinHashOptions } from '../shared/minhash-options.js';
 import type { DatasketchOptions, DatasketchToken, MinHashOptions } from '../shared/minhash-types.js';
 import type { U64Input } from '../shared/types.js';
-import { checkOffsets, describe } from '../shared/validate.js';
+import { checkOffsets, describe, iterate } from '../shared/validate.js';
 import { sketch, fmix32 } from './minhash-sketch.js';
 import { toU64Array } from '../shared/u64-input.js';
 import { sha1Hash32 } from './sha1.js';
@@ -65,7 +65,7 @@ export function minhashMany(
   const parts: Uint32Array[] = [];
   const filled = new Uint8Array(k);
   let index = 0;
-  for (const text of input as Iterable<unknown>) {
+  for (const text of iterate(input as Iterable<unknown>, 'texts')) {
     if (typeof text !== 'string') throw new TypeError(`texts[${index}] must be a string, got ${describe(text)}`);
     const values = features(text, { ...resolved.text, weighting: 'tf' });
     const out = new Uint32Array(k);

@@ -5,7 +5,7 @@
 import { normalizeRuns } from '../shared/text-normalize.js';
 import { type ResolvedTextOptions, resolveTextOptions } from '../shared/text-options.js';
 import type { TextOptions } from '../shared/types.js';
-import { describe } from '../shared/validate.js';
+import { describe, iterate } from '../shared/validate.js';
 import { encode, shingleScratch, trimScratch, unitScratch } from './text-scratch.js';
 import { foldShingles, hashShingles, keepDistinct, sortDistinct } from './text-shingles.js';
 import { hashCharUnits, hashWordUnits } from './text-units.js';
@@ -52,7 +52,7 @@ export function fingerprintMany(texts: readonly string[] | Iterable<string>, opt
   let count = 0;
   const counts = new Int32Array(64);
   try {
-    for (const text of texts) {
+    for (const text of iterate(texts, 'texts')) {
       const normalized = normalizeRuns(text, opts, `texts[${count}]`);
       if (2 * count === out.length) {
         const grown = new Uint32Array(Math.max(32, 2 * out.length));

@@ -6,7 +6,7 @@
 import type { DatasketchToken } from './minhash-types.js';
 import type { ResolvedDatasketchOptions } from './minhash-options.js';
 import { Mt19937 } from './mt19937.js';
-import { describe } from './validate.js';
+import { describe, iterate } from './validate.js';
 
 const MERSENNE_61 = (1n << 61n) - 1n;
 
@@ -73,12 +73,12 @@ export function tokenBytes(documents: Iterable<Iterable<DatasketchToken>>, name:
     bytes = grown;
   };
   let d = 0;
-  for (const list of documents) {
+  for (const list of iterate(documents, name)) {
     if (list === null || typeof list !== 'object' || !(Symbol.iterator in list)) {
       throw new TypeError(`${name}[${d}] must be an iterable of strings or Uint8Arrays, got ${describe(list)}`);
     }
     let t = 0;
-    for (const token of list) {
+    for (const token of iterate(list, `${name}[${d}]`)) {
       if (typeof token === 'string') {
         reserve(3 * token.length);
         at += encoder.encodeInto(token, bytes.subarray(at)).written;
@@ -110,7 +110,7 @@ export function checkTokens(tokens: unknown): Iterable<DatasketchToken> {
   if (tokens === null || typeof tokens !== 'object' || !(Symbol.iterator in tokens)) {
     throw new TypeError(`tokens must be an iterable of strings or Uint8Arrays, got ${describe(tokens)}`);
   }
-  return tokens as Iterable<DatasketchToken>;
+  return iterate(tokens as Iterable<DatasketchToken>, 'tokens');
 }
 
 /**

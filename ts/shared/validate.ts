@@ -243,3 +243,36 @@ export function tooManyPairs(maxPairs: number): RangeError {
     `findAll would return more than maxPairs (${maxPairs}) pairs; for groups of near-duplicates use findClusters (one label per fingerprint, memory linear in n), or raise options.maxPairs or lower options.distance`,
   );
 }
+
+/**
+ * `value`'s elements, for a `for…of`, with errors that name `name` where the engine's would
+ * name a variable or nothing ("Iterator result 5 is not an object"): `value` must be iterable,
+ * its iterator an object with `next()`, and each result an object. Arrays pass as they are.
+ */
+export function iterate<T>(value: Iterable<T>, name: string): Iterable<T> {
+  if (Array.isArray(value)) return value;
+  const method: unknown = (value as { [Symbol.iterator]?: unknown })[Symbol.iterator];
+  if (typeof method !== 'function') throw new TypeError(`${name} must be iterable, but its [Symbol.iterator] is ${describe(method)}`);
+  return {
+    [Symbol.iterator](): Iterator<T> {
+      const iterator: unknown = method.call(value);
+      const next: unknown = iterator !== null && typeof iterator === 'object' ? (iterator as { next?: unknown }).next : undefined;
+      if (typeof next !== 'function') {
+        throw new TypeError(`${name}[Symbol.iterator]() must return an iterator (an object with a next() method), got ${describe(iterator)}`);
+      }
+      const source = iterator as Iterator<T>;
+      const wrapped: Iterator<T> = {
+        next(): IteratorResult<T> {
+          const result: unknown = next.call(source);
+          if (result === null || typeof result !== 'object') {
+            throw new TypeError(`${name}: its iterator's next() returned ${describe(result)}, not an object { value, done }`);
+          }
+          return result as IteratorResult<T>;
+        },
+      };
+      // An early exit (a bad element) closes the source, as a plain for…of would.
+      if (typeof source.return === 'function') wrapped.return = (v?: unknown) => source.return!(v);
+      return wrapped;
+    },
+  };
+}

@@ -5,7 +5,7 @@ import { resolveDatasketchOptions, resolveMinHashOptions, type ResolvedMinHashOp
 import type { DatasketchOptions, DatasketchToken, MinHashOptions } from '../shared/minhash-types.js';
 import { normalizeRuns } from '../shared/text-normalize.js';
 import type { U64Input } from '../shared/types.js';
-import { checkOffsets, describe } from '../shared/validate.js';
+import { checkOffsets, describe, iterate } from '../shared/validate.js';
 import { memoryViews, withInstance } from './loader.js';
 import { CallScope } from './marshal.js';
 import { throwIfFailed } from './status.js';
@@ -122,7 +122,7 @@ export function minhashMany(
     batchUnits = 0;
   };
   let index = 0;
-  for (const text of input as Iterable<unknown>) {
+  for (const text of iterate(input as Iterable<unknown>, 'texts')) {
     const normalized = normalizeRuns(text, resolved.text, `texts[${index++}]`);
     batch.push(normalized);
     batchUnits += 3 * normalized.length;

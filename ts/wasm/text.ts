@@ -7,7 +7,7 @@ import type { PackedTexts } from '../shared/packed-texts.js';
 import { normalizeRuns } from '../shared/text-normalize.js';
 import { resolveTextOptions, type ResolvedTextOptions } from '../shared/text-options.js';
 import type { TextOptions } from '../shared/types.js';
-import { describe } from '../shared/validate.js';
+import { describe, iterate } from '../shared/validate.js';
 
 /** Texts are encoded into WebAssembly memory and fingerprinted in batches of about this size. */
 const BATCH_BYTES = 4 << 20;
@@ -180,7 +180,7 @@ export function fingerprintMany(texts: readonly string[] | Iterable<string>, opt
     batchUnits = 0;
   };
   let index = 0;
-  for (const text of texts) {
+  for (const text of iterate(texts, 'texts')) {
     const normalized = normalizeRuns(text, resolved, `texts[${index++}]`);
     batch.push(normalized);
     batchUnits += 3 * normalized.length;
