@@ -97,9 +97,13 @@ async function availableCores(): Promise<number> {
  *
  * @example
  * import { createPool } from 'simhash-wasm/parallel';
- * await using pool = await createPool();
- * const fingerprints = await pool.fingerprintMany(texts);
- * const labels = await pool.findClusters(fingerprints, { distance: 3 });
+ * const pool = await createPool(); // or `await using pool = …` where supported (not Node 20)
+ * try {
+ *   const fingerprints = await pool.fingerprintMany(['a first text', 'a second text']);
+ *   const labels = await pool.findClusters(fingerprints, { distance: 10 });
+ * } finally {
+ *   await pool.close();
+ * }
  * @throws {TypeError | RangeError} for invalid options; the worker's error if one cannot start.
  */
 export async function createPool(options: PoolOptions = {}): Promise<Pool> {

@@ -2,9 +2,9 @@
  * Where an index's data lives in Redis: the permuted tables, how each is cut into bucket keys,
  * which hash tag (group) each key carries, and the id records.
  *
- * Keys of index `name` all start with `simhash:{name/`: `simhash:{name/t}:t<table>:<bucket>`
- * (strings of 12-byte members), `simhash:{name/t}:r<n>` (hashes id → fingerprint),
- * `simhash:{name/t}:n` (entries counted in the group), and `simhash:{name}:meta`, where t is the
+ * The keys of index `name`: `simhash:{name/t}:t<table>:<bucket>` (strings of 12-byte members),
+ * `simhash:{name/t}:r<n>` (hashes id → fingerprint), `simhash:{name/t}:n` (entries counted in
+ * the group), and `simhash:{name}:meta` and `simhash:{name}:lock`, where t is the
  * tag number of group g (`0..groups-1`, see `hash-tags.ts`). The keys of one group share a slot,
  * so one script can write many of them at once, while different groups spread over the
  * cluster's masters.

@@ -25,7 +25,8 @@ export interface RedisSimHashIndexOptions {
   client: Redis | Cluster;
   /**
    * Name of the index: 1 to 100 characters, none of them `{`, `}`, `/` or a space. Every key
-   * starts with `simhash:{name/`, so indexes of different names share a server or cluster.
+   * starts with `simhash:{name/` (data) or `simhash:{name}:` (description and lock), so indexes
+   * of different names share a server or cluster.
    */
   name: string;
   /**
