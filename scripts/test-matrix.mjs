@@ -131,7 +131,15 @@ async function consumer(name, tarball, typesNode) {
     timeout: 300_000,
   });
   cpSync(fixtures, dir, { recursive: true });
+  writeFileSync(join(dir, 'workerd', 'docs-example.mjs'), docsWorkerdExample());
   return dir;
+}
+
+/** The Cloudflare Workers example of docs/browser.md, the one block labelled `js workerd`. */
+function docsWorkerdExample() {
+  const blocks = [...readFileSync(join(root, 'docs', 'browser.md'), 'utf8').matchAll(/^```js workerd\n([^]*?)^```/gm)];
+  if (blocks.length !== 1) throw new Error(`docs/browser.md: want one \`js workerd\` block, found ${blocks.length}`);
+  return blocks[0][1];
 }
 
 const platformName = `${process.platform}-${process.arch}`;
@@ -404,7 +412,7 @@ async function main() {
   const dates = [OLD_COMPATIBILITY_DATE];
   if (found.workerd.binary !== undefined) dates.push(currentCompatibilityDate(found.workerd.binary));
   for (const date of dates) {
-    for (const fixture of ['inline', 'slim', 'pure']) {
+    for (const fixture of ['inline', 'slim', 'pure', 'docs']) {
       cases.push([`workerd ${date} ${fixture}`, workerdCase(found.workerd, app, fixture, date)]);
     }
   }
