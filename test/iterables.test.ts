@@ -20,6 +20,7 @@ for (const [entry, api] of [['WebAssembly', wasm], ['pure TypeScript', pure]] as
       ['datasketchMinhash', 'tokens', (bad) => api.datasketchMinhash(bad)],
       ['datasketchMinhashMany', 'documents', (bad) => api.datasketchMinhashMany(bad as unknown as Iterable<Iterable<string>>)],
       ['datasketchMinhashMany, a document', 'documents[1]', (bad) => api.datasketchMinhashMany([['a'], bad])],
+      ['shingle', 'tokens', (bad) => api.shingle(bad, 2)],
     ];
     for (const [call, name, run] of calls) {
       for (const [what, bad] of Object.entries(broken)) {

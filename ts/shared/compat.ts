@@ -4,7 +4,7 @@
  * is better served by `fingerprint`, whose pipeline is specified and versioned (README).
  */
 import { md5 } from './md5.js';
-import { describe } from './validate.js';
+import { describe, iterate } from './validate.js';
 
 const encoder = new TextEncoder();
 
@@ -30,7 +30,7 @@ export function shingle<T>(tokens: Iterable<T> | string, window = 4): Array<Arra
   if (typeof tokens !== 'string' && !isIterable(tokens)) {
     throw new TypeError(`tokens must be a string or an iterable, got ${describe(tokens)}`);
   }
-  const items: Array<T | string> = typeof tokens === 'string' ? Array.from(tokens) : Array.from(tokens);
+  const items: Array<T | string> = typeof tokens === 'string' ? Array.from(tokens) : Array.from(iterate(tokens, 'tokens'));
   const out: Array<Array<T | string>> = [];
   for (let i = 0; i + window <= items.length; i++) out.push(items.slice(i, i + window));
   return out;

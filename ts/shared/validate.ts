@@ -227,7 +227,7 @@ export function describe(value: unknown): string {
   if (Array.isArray(value)) return 'an array';
   if (typeof value === 'object') {
     const ctor = (value as { constructor?: { name?: unknown } }).constructor?.name;
-    return typeof ctor === 'string' ? `a ${ctor}` : 'an object';
+    return typeof ctor === 'string' ? `${/^[AEIO]/.test(ctor) ? 'an' : 'a'} ${ctor}` : 'an object';
   }
   if (typeof value === 'string') return `the string ${JSON.stringify(value.slice(0, 40))}`;
   if (typeof value === 'bigint') return `the bigint ${value}`;
