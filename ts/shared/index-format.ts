@@ -74,7 +74,7 @@ export function indexFormatError(problem: IndexFormatProblem, bytes: Uint8Array)
       const kind = bytes.length < expected ? 'truncated' : 'followed by extra bytes';
       return new IndexFormatError(
         problem,
-        `${what}: it is ${kind} (${bytes.length} bytes, but its header announces ${n} entries, ${expected} bytes)`,
+        `${what}: it is ${kind} (${bytes.length} bytes, but its header announces ${n} ${n === 1 ? 'entry' : 'entries'}, ${expected} bytes)`,
       );
     }
     case 'checksum': {
