@@ -10,14 +10,17 @@
 // filtering and LSH bands over kept texts) took 117,409 bytes to 136,227, bought for speed:
 // done in TypeScript over two tokenisations it took 2.4× the SimHash default's time on prose
 // and 5–8× on short lines; in the core, 1.0× and 0.8–3.7× (bench/adaptive.mjs). Its own hash
-// map and sort instead of std's saved 18 KB of the first 152 KB: the budget is 134 KB.
+// map and sort instead of std's saved 18 KB of the first 152 KB: the budget was 134 KB. The
+// index's own query loop for permuted tables (their prefix and first-collision test inlined,
+// no ball of keys) took 136,428 bytes to 137,401 and d=3 queries from 0.74 of the previous
+// release's speed to 1.07 (bench/run.mjs --baseline): the budget is 135 KB.
 
 import { statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
 
-it('keeps dist/simhash.wasm under 134 KB', () => {
+it('keeps dist/simhash.wasm under 135 KB', () => {
   const bytes = statSync(fileURLToPath(new URL('../dist/simhash.wasm', import.meta.url))).size;
   expect(bytes).toBeGreaterThan(1000);
-  expect(bytes).toBeLessThan(134 * 1024);
+  expect(bytes).toBeLessThan(135 * 1024);
 });
