@@ -28,20 +28,27 @@ const PASS_COST = 2;
 /** Relative cost of checking one candidate (xor, popcount, compare). */
 const VERIFY_COST = 1;
 /**
- * Index query: relative cost of probing one bucket, in candidate checks: a cache miss on the
- * bucket and, when the directories of all the tables together are larger than the cache
- * ({@link CACHED_DIRECTORY_BYTES}), another on the directory. Measured on the WebAssembly index
- * at 1M entries: 4 parts (directories of 2^16 starts, 1 MiB together) against 28 and 11
- * permuted tables (7 and 11 MiB) at d = 6 and 10, and against 4 tables at d = 3 (the same
- * probes: equal cost).
+ * Index query: relative costs, in candidate checks, of probing a permuted table (its prefix,
+ * a directory entry and a bucket in memory of its own: random reads, cached or not), of
+ * probing one key of a part's ball (neighbouring keys' directory entries and buckets share
+ * cache lines while the part's directory fits in cache, {@link CACHED_DIRECTORY_BYTES}), and
+ * of searching a part at all (its slack, its key, the ball's set-up). Fitted to
+ * `node bench/plan-check.mjs` (single queries on the WebAssembly index of 100k and of 1M random
+ * fingerprints, every distance 1 to 16, 2 to 6 parts and the table layouts of up to 64 tables
+ * near the planner's): with them the planner picks the fastest layout measured at 30 of the 32
+ * points and one within 1.13× at the other two (parts at d = 13 and 14, 1M), where a single
+ * probe cost for both families (12, or 40 missed) picked layouts up to 2.4× slower (parts at
+ * d = 4 to 6 at 1M, 28 tables at d = 6 at 100k).
  */
-const PROBE_COST = { cached: 12, missed: 40 } as const;
+const TABLE_PROBE_COST = 64;
+const PART_PROBE_COST = { cached: 8, missed: 40 } as const;
+const PART_COST = 400;
 /** Bucket directories up to this size, all tables together, are taken to stay in cache. */
 const CACHED_DIRECTORY_BYTES = 2 ** 21;
 
-/** The probe cost for tables whose directories hold `starts` bucket starts in all. */
-function probeCost(starts: number): number {
-  return 4 * starts <= CACHED_DIRECTORY_BYTES ? PROBE_COST.cached : PROBE_COST.missed;
+/** The cost of probing one key of a part, for parts whose directories hold `starts` bucket starts in all. */
+function partProbeCost(starts: number): number {
+  return 4 * starts <= CACHED_DIRECTORY_BYTES ? PART_PROBE_COST.cached : PART_PROBE_COST.missed;
 }
 
 /**
@@ -147,7 +154,7 @@ function describePlan(n: number, distance: number, use: 'batch' | 'index', block
     const r = bucketBits(n);
     const scanned = groups.reduce((sum, g) => sum + g.count * (n / 2 ** Math.min(r, g.prefixBits)), 0);
     const buckets = groups.reduce((sum, g) => sum + g.count * 2 ** Math.min(r, g.prefixBits), 0);
-    return { ...shape, bytes: tables * 12 * n + 8 * buckets + slotBytes(n), cost: tables * probeCost(buckets) + scanned * VERIFY_COST };
+    return { ...shape, bytes: tables * 12 * n + 8 * buckets + slotBytes(n), cost: tables * TABLE_PROBE_COST + scanned * VERIFY_COST };
   }
   const passes = Math.max(1, Math.ceil(minPrefixBits / RADIX_DIGIT_BITS));
   const perTable = n * (PLACE_COST + passes * PASS_COST) + ((n * n) / 2 / 2 ** minPrefixBits) * VERIFY_COST;
@@ -221,7 +228,7 @@ function describeParts(n: number, distance: number, use: 'batch' | 'index', part
     return {
       ...shape,
       bytes: searched * 12 * n + 8 * directory + slotBytes(n),
-      cost: probes * probeCost(directory) + candidates * VERIFY_COST,
+      cost: searched * PART_COST + probes * partProbeCost(directory) + candidates * VERIFY_COST,
     };
   }
   const cost = searched * n * 2 * PLACE_COST + directory + joinProbes * JOIN_PROBE_COST + (n / 2) * candidates * VERIFY_COST;
