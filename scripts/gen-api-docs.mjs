@@ -129,9 +129,16 @@ function declarationDoc(declaration, where) {
 function renderClass(name, symbol) {
   const declaration = symbol.valueDeclaration ?? symbol.declarations[0];
   const staticType = checker.getTypeOfSymbolAtLocation(symbol, declaration);
-  const constructs = staticType.getConstructSignatures();
-  const instanceType = constructs.length > 0 ? constructs[0].getReturnType() : checker.getDeclaredTypeOfSymbol(symbol);
+  // Constructors that are private or internal are not the way to make one: say which is.
+  const isPublicConstructor = (signature) =>
+    signature.declaration === undefined ||
+    ((ts.getCombinedModifierFlags(signature.declaration) & ts.ModifierFlags.Private) === 0 &&
+      !signature.getJsDocTags().some((tag) => tag.name === 'internal'));
+  const allConstructs = staticType.getConstructSignatures();
+  const constructs = allConstructs.filter(isPublicConstructor);
+  const instanceType = allConstructs.length > 0 ? allConstructs[0].getReturnType() : checker.getDeclaredTypeOfSymbol(symbol);
   const lines = [`class ${name} {`];
+  if (constructs.length === 0) lines.push('  // no public constructor');
   for (const signature of constructs) {
     const params = checker.signatureToString(signature, undefined, FLAGS).replace(/: [^:]+$/, '').replace(/^new /, '');
     lines.push(`  constructor${params};`);

@@ -12,7 +12,7 @@ export type Weighting = 'tf' | 'binary';
 
 /**
  * Largest number of differing bits for two documents to count as near-duplicates by default,
- * with {@link DEFAULT_WEIGHTING}: chosen by scripts/measure-quality.mjs (README, "Quality").
+ * with {@link DEFAULT_WEIGHTING}: chosen by scripts/measure-quality.mjs (docs/quality.md).
  */
 export const DEFAULT_DISTANCE = 10;
 
@@ -31,7 +31,7 @@ export type Method = 'adaptive' | 'simhash' | 'minhash';
 
 /**
  * Estimated Jaccard similarity two documents must reach with `--method minhash` by default:
- * the library's default (README, "MinHash beside SimHash").
+ * the library's default (docs/quality.md, "MinHash beside SimHash").
  */
 export const DEFAULT_THRESHOLD = 0.6;
 

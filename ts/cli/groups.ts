@@ -55,7 +55,7 @@ export async function decideOrGroup(
 
 /**
  * MinHash bands planned to miss few pairs (false negatives weighted 0.9): every candidate is
- * checked against the threshold, so the extra candidates cost only time, and on the README's
+ * checked against the threshold, so the extra candidates cost only time, and on docs/quality.md's
  * corpus they raise F1 against exact Jaccard ≥ 0.8 from 0.94 to 0.97.
  */
 const MINHASH_WEIGHTS = { falsePositiveWeight: 0.1, falseNegativeWeight: 0.9 } as const;

@@ -118,7 +118,7 @@ export function* removedChunks(report: DedupReport, end: string): Generator<stri
   if (text !== '') yield text;
 }
 
-/** The report as one JSON object (see the README for its fields), one group or decision per line. */
+/** The report as one JSON object (docs/cli.md lists its fields), one group or decision per line. */
 export function* jsonChunks(report: DedupReport): Generator<string> {
   const { fingerprinted } = report;
   const settings =

@@ -1,5 +1,5 @@
 /**
- * MinHash signatures (specification v1 in the README) in plain TypeScript: one-permutation
+ * MinHash signatures (specification v1 in docs/specifications.md) in plain TypeScript: one-permutation
  * hashing with optimal densification, bit for bit as `crates/simhash-core/src/minhash`.
  * 64-bit arithmetic runs on pairs of 32-bit halves.
  */

@@ -16,7 +16,7 @@ function words(values: BigUint64Array): Uint32Array {
 
 /**
  * The MinHash signature of a text (its features as `features()` gives them) or of a set of
- * features: `numPerm` values, specification v1 in the README.
+ * features: `numPerm` values, specification v1 in docs/specifications.md.
  *
  * @throws {TypeError | RangeError} for a bad text, features or options.
  */

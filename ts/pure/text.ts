@@ -1,5 +1,5 @@
 /**
- * The text fingerprint of the README's specification v1, in plain TypeScript: normalise,
+ * The text fingerprint of specification v1 (docs/specifications.md), in plain TypeScript: normalise,
  * encode, tokenise, hash units, hash shingles, fold.
  */
 import { normalizeRuns } from '../shared/text-normalize.js';
@@ -13,7 +13,7 @@ import { fromWords, toBigint } from './words.js';
 import { prepareSeed } from './xxh3.js';
 
 /**
- * The SimHash fingerprint of `text` (specification v1, see the README): the majority of its
+ * The SimHash fingerprint of `text` (specification v1, docs/specifications.md): the majority of its
  * shingle hashes bit by bit, `0n` for a text without tokens.
  *
  * @example

@@ -36,8 +36,8 @@ export interface RedisSimHashIndexOptions {
   distance?: number;
   /**
    * Blocks of the permuted tables (`distance < blocks <= 64`, at most 128 tables), fixed at
-   * creation; needs `distance`. Default: a layout chosen for `distance` and `capacity` (see the
-   * README): permuted tables at small distances, parts at large ones.
+   * creation; needs `distance`. Default: a layout chosen for `distance` and `capacity` (see
+   * docs/redis.md, "Layouts"): permuted tables at small distances, parts at large ones.
    */
   blocks?: number;
   /**

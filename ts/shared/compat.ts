@@ -1,7 +1,7 @@
 /**
  * Helpers for code migrating from seomoz's simhash-py, shared by both entries: its `shingle`
  * and `unsigned_hash`, and the text pipeline of its own tests, reproduced to the bit. New code
- * is better served by `fingerprint`, whose pipeline is specified and versioned (README).
+ * is better served by `fingerprint`, whose pipeline is specified and versioned (docs/specifications.md).
  */
 import { md5 } from './md5.js';
 import { describe, iterate } from './validate.js';

@@ -2,7 +2,7 @@
  * The byte format of a saved `SimHashIndex`, versions 1 and 2, shared by both entries: the pure entry
  * encodes and decodes with it; the WebAssembly entry decodes in Rust
  * (crates/simhash-core/src/index_format.rs, the same layout) and builds its errors here, so
- * both entries fail alike. The layout is in the README ("Saving an index").
+ * both entries fail alike. The layout is in docs/specifications.md.
  */
 
 import { PARTS_CODE } from './filter.js';

@@ -1,5 +1,5 @@
 /**
- * The byte format of a saved `MinHashLSH`, version 1 (README, "Saving a MinHash LSH index"):
+ * The byte format of a saved `MinHashLSH`, version 1 (docs/specifications.md):
  * little-endian, magic `\x89SHMHL\r\n`, version, numPerm, bands, rows, threshold (f64), count,
  * the ids ascending, their signatures in the same order, and a CRC-32 of everything before it.
  * Shared by both entries, which therefore load each other's bytes.

@@ -324,7 +324,7 @@ export class MinHashLSH {
     return { offsets, ids, similarities };
   }
 
-  /** The index as bytes (format v1 in the README), the same from both entries for the same content. */
+  /** The index as bytes (format v1, docs/specifications.md), the same from both entries for the same content. */
   serialize(): Uint8Array {
     const ids = Uint32Array.from(this.#slotOf.keys()).sort();
     const k = this.numPerm;

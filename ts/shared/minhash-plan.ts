@@ -9,7 +9,7 @@ import type { MinHashLshOptions, MinHashLshPlan } from './minhash-types.js';
 import { checkInteger, DEFAULT_NUM_PERM, MAX_NUM_PERM } from './minhash-options.js';
 import { checkOptions, describe } from './validate.js';
 
-/** The default Jaccard threshold (measured: see the README's Quality). */
+/** The default Jaccard threshold (measured: see docs/quality.md). */
 export const DEFAULT_THRESHOLD = 0.6;
 
 /** Adaptive Simpson quadrature of `f` over [a, b] to about `tolerance`. */

@@ -30,7 +30,7 @@ export type DatasketchToken = string | Uint8Array;
 
 /** Options of {@link MinHashLshPlan} and of the LSH index and batch search. */
 export interface MinHashLshOptions {
-  /** Jaccard similarity a pair must reach, in (0, 1]. Default 0.6 (see the README's Quality). */
+  /** Jaccard similarity a pair must reach, in (0, 1]. Default 0.6 (see docs/quality.md). */
   readonly threshold?: number;
   /** Positions of the signatures. Default 128. */
   readonly numPerm?: number;

@@ -1,6 +1,6 @@
 /**
  * The cost model that picks the filter when a caller leaves it out. Two families compete
- * (see the README's "Choosing a filter"):
+ * (see docs/simhash.md, "Larger distances: the parts filter"):
  *
  * - permuted tables, after Manku, Jain and Das Sarma (2007, section 3.1.1): a layout of
  *   `blocks` blocks has C(blocks, distance) tables, the table whose leading blocks total p bits

@@ -55,8 +55,8 @@ export interface FindAllOptions {
   blocks?: number;
   /**
    * Searches with multi-index hashing over this many parts (an integer in `1..=64`) instead
-   * of permuted tables: the family the planner picks for larger distances (see the README's
-   * "Choosing a filter"). Exclusive with `blocks`; only the speed depends on it. Default:
+   * of permuted tables: the family the planner picks for larger distances (see docs/simhash.md,
+   * "Larger distances: the parts filter"). Exclusive with `blocks`; only the speed depends on it. Default:
    * chosen with `blocks` by the cost model.
    */
   parts?: number;
@@ -116,7 +116,7 @@ export interface PermutationLayout {
 }
 
 /**
- * Options of the text functions (`fingerprint`, `fingerprintMany`, `features`); see the README's
+ * Options of the text functions (`fingerprint`, `fingerprintMany`, `features`); see docs/specifications.md,
  * "Text fingerprints: specification v1" for exactly what each does.
  */
 export interface TextOptions {
@@ -127,7 +127,7 @@ export interface TextOptions {
   /**
    * `'binary'`: each distinct shingle counts once, so the fingerprint follows the shingle set as
    * Jaccard similarity does; `'tf'`: every occurrence counts. Default `'binary'` (see the
-   * README's Quality section for why).
+   * docs/quality.md for why).
    */
   weighting?: 'tf' | 'binary';
   /** Apply Unicode NFKC normalisation first. Default `true`. */
@@ -149,8 +149,8 @@ export interface FindClustersOptions {
   blocks?: number;
   /**
    * Searches with multi-index hashing over this many parts (an integer in `1..=64`) instead
-   * of permuted tables: the family the planner picks for larger distances (see the README's
-   * "Choosing a filter"). Exclusive with `blocks`; only the speed depends on it. Default:
+   * of permuted tables: the family the planner picks for larger distances (see docs/simhash.md,
+   * "Larger distances: the parts filter"). Exclusive with `blocks`; only the speed depends on it. Default:
    * chosen with `blocks` by the cost model.
    */
   parts?: number;
@@ -322,7 +322,7 @@ export interface SimHashIndex {
    * added. A document whose own id the index holds within the distance was kept before and stays.
    */
   decideMany(ids: Uint32Array, fingerprints: U64Input): OnlineDecisions;
-  /** The index as bytes in the versioned format of the README; load with `SimHashIndex.deserialize`. */
+  /** The index as bytes in the versioned format of docs/specifications.md; load with `SimHashIndex.deserialize`. */
   serialize(): Uint8Array;
   /** Releases the index. Idempotent. */
   free(): void;

@@ -1,4 +1,4 @@
-/** MinHash signatures in WebAssembly (specification v1 in the README). */
+/** MinHash signatures in WebAssembly (specification v1 in docs/specifications.md). */
 
 import { checkDocuments, checkTokens, datasketchPermutations, optionsOrOffsets, tokenBytes } from '../shared/datasketch.js';
 import { resolveDatasketchOptions, resolveMinHashOptions, type ResolvedMinHashOptions } from '../shared/minhash-options.js';
@@ -62,7 +62,7 @@ function signTexts(texts: readonly string[], resolved: ResolvedMinHashOptions, o
 
 /**
  * The MinHash signature of a text (over the features `features()` gives it with the same
- * options) or of a set of features: `numPerm` values (specification v1 in the README). Order
+ * options) or of a set of features: `numPerm` values (specification v1 in docs/specifications.md). Order
  * and repeats of features do not matter; a set without features gets `0xFFFFFFFF` everywhere.
  *
  * @example

@@ -1,4 +1,4 @@
-/** From text to fingerprints in WebAssembly (specification v1 in the README). */
+/** From text to fingerprints in WebAssembly (specification v1 in docs/specifications.md). */
 
 import { memoryViews, withInstance, type WasmExports } from './loader.js';
 import { CallScope } from './marshal.js';
@@ -144,7 +144,7 @@ export function fingerprintPacked(packed: PackedTexts, options?: TextOptions): B
 
 /**
  * One fingerprint per text, in order. Texts are normalised in JavaScript where they need it
- * (runs outside ASCII and other settled text, see `normalizeRuns`), written as UTF-8 straight
+ * (only runs that step 1 can change: not ASCII, not otherwise settled), written as UTF-8 straight
  * into WebAssembly memory, and lowered, tokenised, shingled, hashed and folded there in
  * batches, with no boundary crossing per shingle.
  *
