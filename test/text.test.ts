@@ -52,6 +52,27 @@ describe.each(entries)('%s entry: text vectors v1', (_, api) => {
     expect(api.fingerprintMany([]).length).toBe(0);
   });
 
+  it('gives each text of a batch its own fingerprint when step 1 lengthens texts (NFKC expands U+FDFA to 18 code units)', () => {
+    // A text that outgrows its room shrinks the next one's: whatever that leaves, the next text
+    // must be written whole, or the whole batch normalised first.
+    for (const first of ['\ufdfa', '\ufdfa\ufdfa', 'a\ufdfa b']) {
+      for (let k = 0; k < 60; k++) {
+        for (const texts of [[first, `\u00e9${'a'.repeat(k)}`], [first, `\u00e9${'a'.repeat(k)}`, '']]) {
+          expect(Array.from(api.fingerprintMany(texts))).toEqual(texts.map((t) => api.fingerprint(t)));
+        }
+      }
+    }
+    const expanding = ['Q9\ufdfa\ufb01\u0301  \u00f7', 'Q9\ufdfaFI\u0301  \u00f7', '', '\ufdfa'.repeat(40), 'plain ascii after them', 'x\ufdfay ascii tail'];
+    for (const options of [{}, { normalize: true, lowercase: false, size: 1, weighting: 'tf' as const }]) {
+      // Every order, so that an expanded text eats into the room of each kind of neighbour.
+      for (let shift = 0; shift < expanding.length; shift++) {
+        const texts = [...expanding.slice(shift), ...expanding.slice(0, shift)];
+        expect(Array.from(api.fingerprintMany(texts, options))).toEqual(texts.map((t) => api.fingerprint(t, options)));
+        expect(Array.from(api.minhashMany(texts, options))).toEqual(texts.flatMap((t) => Array.from(api.minhash(t, options))));
+      }
+    }
+  });
+
   it('folds its features as compute does', () => {
     for (const c of vectors.cases.slice(0, 60)) {
       const options = optionsOf(c);

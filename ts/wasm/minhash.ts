@@ -9,7 +9,7 @@ import { checkOffsets, describe, iterate } from '../shared/validate.js';
 import { memoryViews, withInstance } from './loader.js';
 import { CallScope } from './marshal.js';
 import { throwIfFailed } from './status.js';
-import { encode } from './text.js';
+import { encode, encodeRaw } from './text.js';
 
 /** Texts are encoded into WebAssembly memory and signed in batches of about this size. */
 const BATCH_BYTES = 4 << 20;
@@ -36,7 +36,8 @@ function signTexts(texts: readonly string[], resolved: ResolvedMinHashOptions, o
   withInstance((live) => {
     const scope = new CallScope(live);
     try {
-      const { ptr, offsets } = encode(scope, live, texts, resolved.text.lowercase);
+      const { ptr, offsets } =
+        encodeRaw(scope, live, texts, resolved.text) ?? encode(scope, live, texts.map((text) => normalizeRuns(text, resolved.text)), resolved.text.lowercase);
       const offsetsRegion = scope.u32(offsets, 'texts');
       const count = texts.length * resolved.numPerm;
       const result = scope.alloc(count * 4);
@@ -75,7 +76,7 @@ export function minhash(input: string | U64Input, options?: MinHashOptions): Uin
   const resolved = resolveMinHashOptions(options);
   if (typeof input === 'string') {
     const out = new Uint32Array(resolved.numPerm);
-    signTexts([normalizeRuns(input, resolved.text)], resolved, out, 0, 'minhash');
+    signTexts([input], resolved, out, 0, 'minhash');
     return out;
   }
   return signFeatures(input, null, resolved, 'minhash');
@@ -123,9 +124,14 @@ export function minhashMany(
   };
   let index = 0;
   for (const text of iterate(input as Iterable<unknown>, 'texts')) {
-    const normalized = normalizeRuns(text, resolved.text, `texts[${index++}]`);
-    batch.push(normalized);
-    batchUnits += 3 * normalized.length;
+    // Step 1 runs as each batch is written (encodeRaw); only the type is checked here.
+    if (typeof text !== 'string') {
+      normalizeRuns(text, resolved.text, `texts[${index}]`);
+      continue;
+    }
+    index++;
+    batch.push(text);
+    batchUnits += 3 * text.length;
     if (batchUnits >= BATCH_BYTES) flush();
   }
   flush();
