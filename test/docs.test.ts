@@ -18,27 +18,22 @@
  *
  * Any other kind of block fails the test, so that no example can escape it by its label.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RedisServers } from '../scripts/redis-servers.mjs';
 import { docBlocks, docPages, type DocBlock } from './doc-blocks.js';
+import { projectWithPackage } from './packed.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-const scratch = mkdtempSync(join(tmpdir(), 'simhash-wasm-docs-'));
+let scratch = '';
 /** The examples' Redis server: they read `REDIS_URL`, as a service would, and default to 6379. */
 let redis: RedisServers | undefined;
 
 beforeAll(async () => {
-  writeFileSync(join(scratch, 'package.json'), JSON.stringify({ name: 'reader', private: true, type: 'module' }));
-  execFileSync(npm, ['install', '--silent', '--no-audit', '--no-fund', '--offline', inject('tarball')], {
-    cwd: scratch,
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  scratch = projectWithPackage('simhash-wasm-docs-', true);
   // The Redis examples need the optional peer dependency a user installs beside the package.
   symlinkSync(join(root, 'node_modules', 'ioredis'), join(scratch, 'node_modules', 'ioredis'), 'dir');
   redis = await RedisServers.single();
@@ -46,7 +41,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await redis?.stop();
-  rmSync(scratch, { recursive: true, force: true });
+  if (scratch !== '') rmSync(scratch, { recursive: true, force: true });
 });
 
 const NODE_MAJOR = Number(process.versions.node.split('.')[0]);

@@ -2,12 +2,12 @@
 // through the inlined module and through the separate .wasm file.
 
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import * as pure from '../ts/pure/index.js';
+import { projectWithPackage } from './packed.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
@@ -17,12 +17,7 @@ const hashes = [0xabcdn, 0xbcden, 0xcdefn, 0xffff_ffff_ffff_fff0n];
 const fingerprints = [0n, 1n, 3n, 0xffn, 0xffff_ffff_ffff_ffffn, 1n];
 
 beforeAll(() => {
-  consumer = mkdtempSync(join(tmpdir(), 'simhash-wasm-consumer-'));
-  writeFileSync(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true }));
-  execFileSync(npm, ['install', '--silent', '--no-audit', '--no-fund', '--offline', inject('tarball')], {
-    cwd: consumer,
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  consumer = projectWithPackage('simhash-wasm-consumer-', false);
 }, 60_000);
 
 afterAll(() => {

@@ -4,22 +4,20 @@
 // the separate .wasm file; and the worker pool bundled by Vite, as shipped. The bundles must hold
 // no Node built-in, and the results equal Node's.
 
-import { execFileSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build as esbuild } from 'esbuild';
 import type { Browser } from 'playwright-core';
 import { build as viteBuild } from 'vite';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as wasm from '../../ts/index.js';
+import { projectWithPackage } from '../packed.js';
 import { artifact, expectQuiet, launchChromium, watchPage } from './chromium.js';
 import { summarise, type Summary } from './consumer/summarise.js';
 import { serveStatic, STRICT_CSP, type StaticServer } from './server.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
-const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
 /** Every file under `dir`, recursively. */
 const filesUnder = (dir: string): string[] =>
@@ -60,12 +58,7 @@ const servers: StaticServer[] = [];
 
 beforeAll(async () => {
   browser = await launchChromium();
-  consumer = mkdtempSync(join(tmpdir(), 'simhash-wasm-browser-consumer-'));
-  writeFileSync(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
-  execFileSync(npm, ['install', '--silent', '--no-audit', '--no-fund', '--offline', inject('tarball')], {
-    cwd: consumer,
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  consumer = projectWithPackage('simhash-wasm-browser-consumer-', true);
   cpSync(fileURLToPath(new URL('./consumer/', import.meta.url)), consumer, { recursive: true });
 }, 120_000);
 

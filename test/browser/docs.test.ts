@@ -5,34 +5,27 @@
 // block that follows it, and raise no error. A `js worker` block is built by Vite as the module
 // worker of a page that posts it two texts, and must answer with what Node computes.
 
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build as esbuild } from 'esbuild';
 import type { Browser } from 'playwright-core';
 import { build as viteBuild } from 'vite';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as wasm from '../../ts/index.js';
 import { docBlocks, docPages, type DocBlock } from '../doc-blocks.js';
+import { projectWithPackage } from '../packed.js';
 import { expectQuiet, launchChromium, watchPage } from './chromium.js';
 import { serveStatic, STRICT_CSP, type StaticServer } from './server.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
-const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 let consumer = '';
 let browser: Browser;
 const servers: StaticServer[] = [];
 
 beforeAll(async () => {
   browser = await launchChromium();
-  consumer = mkdtempSync(join(tmpdir(), 'simhash-wasm-browser-docs-'));
-  writeFileSync(join(consumer, 'package.json'), JSON.stringify({ name: 'reader', private: true, type: 'module' }));
-  execFileSync(npm, ['install', '--silent', '--no-audit', '--no-fund', '--offline', inject('tarball')], {
-    cwd: consumer,
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  consumer = projectWithPackage('simhash-wasm-browser-docs-', true);
 }, 120_000);
 
 afterAll(async () => {

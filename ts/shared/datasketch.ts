@@ -104,7 +104,6 @@ export function tokenBytes(documents: Iterable<Iterable<DatasketchToken>>, name:
   return { bytes: bytes.subarray(0, at), tokenOffsets: tokenOffsets.slice(0, tokens + 1), documents: Uint32Array.from(documentStarts) };
 }
 
-/** Checks `documents` is an iterable (of token iterables). */
 /** `tokens` of `datasketchMinhash`, checked: an iterable of tokens, not a string or a number. */
 export function checkTokens(tokens: unknown): Iterable<DatasketchToken> {
   if (tokens === null || typeof tokens !== 'object' || !(Symbol.iterator in tokens)) {
@@ -124,6 +123,7 @@ export function optionsOrOffsets<T>(second: T): T {
   return second;
 }
 
+/** Checks `documents` is an iterable (of token iterables). */
 export function checkDocuments(documents: unknown, name: string): Iterable<Iterable<DatasketchToken>> {
   if (documents === null || typeof documents !== 'object' || !(Symbol.iterator in documents)) {
     throw new TypeError(`${name} must be an iterable of token lists, got ${describe(documents)}`);

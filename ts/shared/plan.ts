@@ -35,10 +35,10 @@ const VERIFY_COST = 1;
  * of searching a part at all (its slack, its key, the ball's set-up). Fitted to
  * `node bench/plan-check.mjs` (single queries on the WebAssembly index of 100k and of 1M random
  * fingerprints, every distance 1 to 16, 2 to 6 parts and the table layouts of up to 64 tables
- * near the planner's): with them the planner picks the fastest layout measured at 30 of the 32
- * points and one within 1.13× at the other two (parts at d = 13 and 14, 1M), where a single
- * probe cost for both families (12, or 40 missed) picked layouts up to 2.4× slower (parts at
- * d = 4 to 6 at 1M, 28 tables at d = 6 at 100k).
+ * near the planner's): with them the planner picks the fastest layout measured, or one within the
+ * run-to-run noise between 4 and 5 parts at 1M, where a single probe cost for both families (12,
+ * or 40 missed) picked layouts up to 2.4× slower (parts at d = 4 to 6 at 1M, 28 tables at d = 6
+ * at 100k).
  */
 const TABLE_PROBE_COST = 64;
 const PART_PROBE_COST = { cached: 8, missed: 40 } as const;

@@ -3,13 +3,12 @@
 import { checkDocuments, checkTokens, datasketchPermutations, optionsOrOffsets, tokenBytes } from '../shared/datasketch.js';
 import { resolveDatasketchOptions, resolveMinHashOptions, type ResolvedMinHashOptions } from '../shared/minhash-options.js';
 import type { DatasketchOptions, DatasketchToken, MinHashOptions } from '../shared/minhash-types.js';
-import { normalizeRuns } from '../shared/text-normalize.js';
 import type { U64Input } from '../shared/types.js';
 import { checkOffsets, describe, iterate } from '../shared/validate.js';
 import { memoryViews, withInstance } from './loader.js';
 import { CallScope } from './marshal.js';
 import { throwIfFailed } from './status.js';
-import { encode, encodeRaw } from './text.js';
+import { encodeRaw } from './text.js';
 
 /** Texts are encoded into WebAssembly memory and signed in batches of about this size. */
 const BATCH_BYTES = 4 << 20;
@@ -36,8 +35,7 @@ function signTexts(texts: readonly string[], resolved: ResolvedMinHashOptions, o
   withInstance((live) => {
     const scope = new CallScope(live);
     try {
-      const { ptr, offsets } =
-        encodeRaw(scope, live, texts, resolved.text) ?? encode(scope, live, texts.map((text) => normalizeRuns(text, resolved.text)), resolved.text.lowercase);
+      const { ptr, offsets } = encodeRaw(scope, live, texts, resolved.text);
       const offsetsRegion = scope.u32(offsets, 'texts');
       const count = texts.length * resolved.numPerm;
       const result = scope.alloc(count * 4);
@@ -125,10 +123,7 @@ export function minhashMany(
   let index = 0;
   for (const text of iterate(input as Iterable<unknown>, 'texts')) {
     // Step 1 runs as each batch is written (encodeRaw); only the type is checked here.
-    if (typeof text !== 'string') {
-      normalizeRuns(text, resolved.text, `texts[${index}]`);
-      continue;
-    }
+    if (typeof text !== 'string') throw new TypeError(`texts[${index}] must be a string, got ${describe(text)}`);
     index++;
     batch.push(text);
     batchUnits += 3 * text.length;

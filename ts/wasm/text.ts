@@ -41,6 +41,38 @@ function codes(options: ResolvedTextOptions): Codes {
  * reuses it.
  */
 export function encode(scope: CallScope, live: WasmExports, texts: readonly string[], lowercaseAscii = false): { ptr: number; offsets: Uint32Array } {
+  // Texts through step 1 already always fit: no null.
+  return writeTexts(scope, live, texts, lowercaseAscii, undefined)!;
+}
+
+/**
+ * {@link encode} of texts not yet through step 1: each is written as it is and kept if it was
+ * ASCII, where step 1 changes nothing but capitals (lowered here, as `lowercase` says);
+ * otherwise it is written again, normalised by runs (`normalizeRuns`). Looking for non-ASCII
+ * code units with a regular expression first cost a tenth of the whole text path on English.
+ * When a normalised text outgrows the room (NFKC lengthens a few code points manyfold), every
+ * text is normalised first and written again.
+ */
+export function encodeRaw(
+  scope: CallScope,
+  live: WasmExports,
+  texts: readonly string[],
+  options: ResolvedTextOptions,
+): { ptr: number; offsets: Uint32Array } {
+  return (
+    writeTexts(scope, live, texts, options.lowercase, options) ??
+    encode(scope, live, texts.map((text) => normalizeRuns(text, options)), options.lowercase)
+  );
+}
+
+/** {@link encode}, or with `stepOne` {@link encodeRaw}. */
+function writeTexts(
+  scope: CallScope,
+  live: WasmExports,
+  texts: readonly string[],
+  lowercaseAscii: boolean,
+  stepOne: ResolvedTextOptions | undefined,
+): { ptr: number; offsets: Uint32Array } | null {
   let capacity = 0;
   // UTF-8 takes at most 3 bytes per UTF-16 code unit.
   for (const text of texts) capacity += 3 * text.length;
@@ -49,8 +81,20 @@ export function encode(scope: CallScope, live: WasmExports, texts: readonly stri
   const u8 = memoryViews(live).u8;
   let written = 0;
   for (let i = 0; i < texts.length; i++) {
-    if (texts[i]!.length > 0) {
-      written += encoder.encodeInto(texts[i]!, u8.subarray(ptr + written, ptr + capacity)).written;
+    const text = texts[i]!;
+    if (text.length > 0) {
+      const room = u8.subarray(ptr + written, ptr + capacity);
+      // A text seen to hold non-ASCII (Chinese, Russian) is normalised before it is written:
+      // written first, it would be written twice.
+      let done = stepOne === undefined || looksAscii(text) ? encoder.encodeInto(text, room) : undefined;
+      // ASCII: every code unit read, one byte each (a text cut short by the room can have
+      // written as many bytes as it has code units).
+      if (stepOne !== undefined && (done === undefined || done.read !== text.length || done.written !== text.length)) {
+        const normalized = normalizeRuns(text, stepOne);
+        done = encoder.encodeInto(normalized, room);
+        if (done.read !== normalized.length) return null;
+      }
+      written += done!.written;
     }
     offsets[i + 1] = written;
   }
@@ -65,48 +109,6 @@ function looksAscii(text: string): boolean {
   const step = Math.floor(text.length / 32);
   if (step > 1) for (let i = end; i < text.length; i += step) if (text.charCodeAt(i) > 0x7f) return false;
   return true;
-}
-
-/**
- * {@link encode} of texts not yet through step 1: each is written as it is and kept if it was
- * ASCII, where step 1 changes nothing but capitals (lowered here, as `lowercase` says);
- * otherwise it is written again, normalised by runs (`normalizeRuns`). Looking for non-ASCII
- * code units with a regular expression first cost a tenth of the whole text path on English.
- * Returns `null` when a normalised text outgrew the room (NFKC lengthens a few code points
- * manyfold): the caller then normalises every text first and calls {@link encode}.
- */
-export function encodeRaw(
-  scope: CallScope,
-  live: WasmExports,
-  texts: readonly string[],
-  options: ResolvedTextOptions,
-): { ptr: number; offsets: Uint32Array } | null {
-  let capacity = 0;
-  for (const text of texts) capacity += 3 * text.length;
-  const ptr = scope.alloc(capacity, 'texts');
-  const offsets = new Uint32Array(texts.length + 1);
-  const u8 = memoryViews(live).u8;
-  let written = 0;
-  for (let i = 0; i < texts.length; i++) {
-    const text = texts[i]!;
-    if (text.length > 0) {
-      const room = u8.subarray(ptr + written, ptr + capacity);
-      // A text seen to hold non-ASCII (Chinese, Russian) is normalised before it is written:
-      // written first, it would be written twice.
-      let done = looksAscii(text) ? encoder.encodeInto(text, room) : undefined;
-      // ASCII: every code unit read, one byte each (a text cut short by the room can have
-      // written as many bytes as it has code units).
-      if (done === undefined || done.read !== text.length || done.written !== text.length) {
-        const normalized = normalizeRuns(text, options);
-        done = encoder.encodeInto(normalized, room);
-        if (done.read !== normalized.length) return null;
-      }
-      written += done.written;
-    }
-    offsets[i + 1] = written;
-  }
-  if (options.lowercase) live.sh_text_lowercase_ascii(ptr, written);
-  return { ptr, offsets };
 }
 
 /**
@@ -178,7 +180,7 @@ function fingerprintEncoded(
 /** Fingerprints of `texts`, strings not yet through step 1, written to `out` from `at`. */
 function fingerprintBatch(texts: readonly string[], options: ResolvedTextOptions, c: Codes, out: BigUint64Array, at: number, operation: string): void {
   fingerprintEncoded(
-    (scope, live) => encodeRaw(scope, live, texts, options) ?? encode(scope, live, texts.map((text) => normalizeRuns(text, options)), c.lowercase),
+    (scope, live) => encodeRaw(scope, live, texts, options),
     texts.length,
     c,
     out,
@@ -241,7 +243,7 @@ export function fingerprintMany(texts: readonly string[] | Iterable<string>, opt
   let index = 0;
   for (const text of iterate(texts, 'texts')) {
     // Step 1 runs as each batch is written (encodeRaw); only the type is checked here.
-    if (typeof text !== 'string') normalizeRuns(text, resolved, `texts[${index}]`);
+    if (typeof text !== 'string') throw new TypeError(`texts[${index}] must be a string, got ${describe(text)}`);
     index++;
     batch.push(text);
     batchUnits += 3 * text.length;
@@ -261,7 +263,7 @@ export function fingerprintMany(texts: readonly string[] | Iterable<string>, opt
  */
 export function fingerprint(text: string, options?: TextOptions): bigint {
   const resolved = resolveTextOptions(options);
-  if (typeof text !== 'string') normalizeRuns(text, resolved);
+  if (typeof text !== 'string') throw new TypeError(`text must be a string, got ${describe(text)}`);
   const out = new BigUint64Array(1);
   fingerprintBatch([text], resolved, codes(resolved), out, 0, 'fingerprint');
   return out[0]!;
