@@ -193,7 +193,7 @@ describe('RedisSimHashIndex when the connection drops', () => {
       await retried.addMany(batch.ids, batch.values);
       model.addMany(batch.ids, batch.values);
       await expectExact(retried, model, batch.values);
-      expect(await retried.repair()).toBe(0);
+      expect(await retried.repair()).toMatchObject({ strays: 0, copies: 0, corrupt: [], restored: 0, lost: [], rebuilt: 0, counters: 0 });
     } finally {
       model.free();
       client.disconnect();

@@ -1,38 +1,42 @@
-/** Connecting to a Redis server or cluster from a URL, with bounded retries. */
+/** Connecting to a Redis server or cluster from a URL, with a client that never gives up on it. */
 
 import { Cluster, Redis } from 'ioredis';
 import { checkOptions, describe } from '../shared/validate.js';
 
 /** Options of {@link connectRedis}. */
 export interface ConnectRedisOptions {
-  /**
-   * How long, in milliseconds, a command may wait for a lost connection to come back before it
-   * fails (reconnection attempts back off up to 500 ms apart). Default 5000.
-   */
-  reconnectFor?: number;
+  /** Milliseconds the first connection may take before `connectRedis` fails. Default 5000. */
+  connectTimeout?: number;
 }
+
+/** Longest pause between two reconnection attempts, in milliseconds. */
+const MOST_BACKOFF = 1000;
 
 /**
  * Connects to the server at `url` (`redis://[user:password@]host:port[/db]`) and, when it is a
  * Redis Cluster node, to the whole cluster through it: the client to give
  * `RedisSimHashIndex.open`. The caller closes it (`quit()` or `disconnect()`).
  *
- * Commands sent while the connection is down are held and re-sent once it is back, for at most
- * `reconnectFor` ms; then they fail, and so do the index operations that sent them.
+ * The client reconnects for as long as it is open, however long the server or cluster is away
+ * (attempts back off to one a second), and never queues commands while it is disconnected: an
+ * index operation made then waits for the connection up to its own time limit
+ * (`RedisSimHashIndexOptions.timeout`) and fails with a `RedisIndexError` saying so, so a long
+ * outage costs no memory. Connection errors are kept for those messages instead of being
+ * printed by the client.
  *
- * @throws {TypeError | RangeError} for an invalid URL or option; the client's error when no
- * server answers.
+ * @throws {TypeError | RangeError} for an invalid URL or option; an `Error` naming the URL
+ * (without its password) and the reason when no server answers in `connectTimeout`.
  */
 export async function connectRedis(url: string, options: ConnectRedisOptions = {}): Promise<Redis | Cluster> {
   if (typeof url !== 'string') throw new TypeError(`url must be a string, got ${describe(url)}`);
   if (!/^rediss?:\/\//.test(url)) throw new RangeError(`url must start with redis:// or rediss://, got '${url}'`);
   const opts = checkOptions(options);
-  const reconnectFor = opts.reconnectFor ?? 5000;
-  if (typeof reconnectFor !== 'number' || !Number.isInteger(reconnectFor) || reconnectFor < 0) {
-    throw new RangeError(`reconnectFor must be a non-negative integer, got ${describe(reconnectFor)}`);
+  const connectTimeout = opts.connectTimeout ?? 5000;
+  if (typeof connectTimeout !== 'number' || !Number.isInteger(connectTimeout) || connectTimeout < 1) {
+    throw new RangeError(`connectTimeout must be a positive integer, got ${describe(connectTimeout)}`);
   }
-  const retryStrategy = (times: number): number | null => (elapsed(times) > reconnectFor ? null : Math.min(500, 50 * times));
-  const probe = new Redis(url, { lazyConnect: true, retryStrategy: () => null, maxRetriesPerRequest: 0 });
+  const retryStrategy = (times: number): number => Math.min(MOST_BACKOFF, 50 * times);
+  const probe = new Redis(url, { lazyConnect: true, retryStrategy: () => null, maxRetriesPerRequest: 0, connectTimeout });
   // The cause of a failed connection comes as an error event (which, unheard, ioredis prints as
   // unhandled); the rejection itself only says the connection is closed.
   let cause: Error | undefined;
@@ -48,23 +52,59 @@ export async function connectRedis(url: string, options: ConnectRedisOptions = {
     probe.disconnect();
   }
   if (!clustered) {
-    const client = new Redis(url, { retryStrategy, maxRetriesPerRequest: null, enableAutoPipelining: true });
-    return client;
+    return listened(
+      new Redis(url, {
+        retryStrategy,
+        connectTimeout,
+        // No queue while disconnected: the index waits for the connection itself, bounded by its
+        // time limit, and a command in flight when the connection drops is re-sent (the
+        // index's scripts may run twice).
+        enableOfflineQueue: false,
+        maxRetriesPerRequest: null,
+        enableAutoPipelining: true,
+      }),
+    );
   }
   const parsed = new URL(url);
-  return new Cluster([{ host: parsed.hostname, port: Number(parsed.port || 6379) }], {
-    enableAutoPipelining: true,
-    clusterRetryStrategy: retryStrategy,
-    retryDelayOnFailover: 200,
-    retryDelayOnClusterDown: 200,
-    retryDelayOnTryAgain: 200,
-    maxRedirections: 32,
-    redisOptions: {
-      ...(parsed.username === '' ? {} : { username: decodeURIComponent(parsed.username) }),
-      ...(parsed.password === '' ? {} : { password: decodeURIComponent(parsed.password) }),
-      maxRetriesPerRequest: Math.max(1, Math.ceil(reconnectFor / 250)),
-    },
-  });
+  return listened(
+    new Cluster([{ host: parsed.hostname, port: Number(parsed.port || 6379) }], {
+      enableAutoPipelining: true,
+      enableOfflineQueue: false,
+      clusterRetryStrategy: retryStrategy,
+      retryDelayOnFailover: 100,
+      retryDelayOnClusterDown: 100,
+      retryDelayOnTryAgain: 100,
+      retryDelayOnMoved: 0,
+      maxRedirections: 16,
+      // A failover the client did not see as a disconnect (a master frozen, then demoted) is
+      // found by asking the cluster again every few seconds, besides on each redirection.
+      slotsRefreshInterval: 2000,
+      slotsRefreshTimeout: 1000,
+      redisOptions: {
+        ...(parsed.username === '' ? {} : { username: decodeURIComponent(parsed.username) }),
+        ...(parsed.password === '' ? {} : { password: decodeURIComponent(parsed.password) }),
+        connectTimeout,
+        maxRetriesPerRequest: null,
+      },
+    }),
+  );
+}
+
+/** The last connection error of each client made here, for the index's error messages. */
+const lastErrors = new WeakMap<object, Error>();
+
+/**
+ * Keeps a client's connection errors instead of letting ioredis print them as unhandled: the
+ * operations that meet the outage report it themselves.
+ */
+function listened<T extends Redis | Cluster>(client: T): T {
+  client.on('error', (error: Error) => lastErrors.set(client, error));
+  return client;
+}
+
+/** The last connection error a client made by {@link connectRedis} met, if any. */
+export function lastConnectionError(client: object): Error | undefined {
+  return lastErrors.get(client);
 }
 
 /** `url` without its password. */
@@ -76,11 +116,4 @@ function redacted(url: string): string {
   } catch {
     return url;
   }
-}
-
-/** Milliseconds the first `times` reconnection attempts have waited. */
-function elapsed(times: number): number {
-  let total = 0;
-  for (let k = 1; k <= times; k++) total += Math.min(500, 50 * k);
-  return total;
 }

@@ -47,6 +47,8 @@ interface Table {
    * permutation moves bits without combining them, so a value's image is the OR of its bytes'.
    */
   readonly moves: Uint32Array;
+  /** The same for the inverse permutation: a member's bits back to the fingerprint's. */
+  readonly back: Uint32Array;
   readonly bucketBits: number;
   readonly radius: number;
 }
@@ -90,7 +92,15 @@ export class Geometry {
 
   /** Sets `high`/`low` to the value `(high, low)` with its blocks in table `t`'s order. */
   permute(high: number, low: number, t: number): void {
-    const moves = this.tables[t]!.moves;
+    this.#move(high, low, this.tables[t]!.moves);
+  }
+
+  /** Sets `high`/`low` to the fingerprint whose image in table `t` is `(high, low)`. */
+  unpermute(high: number, low: number, t: number): void {
+    this.#move(high, low, this.tables[t]!.back);
+  }
+
+  #move(high: number, low: number, moves: Uint32Array): void {
     let h = 0;
     let l = 0;
     for (let i = 0; i < 4; i++) {
@@ -149,15 +159,25 @@ export class Geometry {
   }
 
   /**
-   * Whether `key` names a bucket of this index: one of its tags, a table it has, a bucket in
-   * range. (Its SCAN pattern alone would also match keys of another index whose name extends
-   * this one's.)
+   * What `key` is to this index: bucket `b` of table `t`, record hash `r`, the entry counter
+   * of group `g`, or nothing (another index's key, or a name out of range).
    */
-  isBucketKey(key: string): boolean {
+  parseKey(key: string): { kind: 'bucket'; t: number; b: number } | { kind: 'record'; r: number; group: number } | { kind: 'counter'; group: number } | undefined {
     const close = key.indexOf('}:');
-    if (close < 0 || !this.#groupPrefixes.includes(key.slice(0, close + 2))) return false;
-    const match = /^t(\d{1,3}):(\d{1,8})$/.exec(key.slice(close + 2));
-    return match !== null && Number(match[1]) < this.tables.length && Number(match[2]) < 2 ** this.description.bucketBits;
+    const group = close < 0 ? -1 : this.#groupPrefixes.indexOf(key.slice(0, close + 2));
+    if (group < 0) return undefined;
+    const rest = key.slice(close + 2);
+    if (rest === 'n') return { kind: 'counter', group };
+    const record = /^r(\d{1,8})$/.exec(rest);
+    if (record !== null) {
+      const r = Number(record[1]);
+      return r < 2 ** this.description.recordBits && this.recordGroup(r) === group ? { kind: 'record', r, group } : undefined;
+    }
+    const bucket = /^t(\d{1,3}):(\d{1,8})$/.exec(rest);
+    if (bucket === null) return undefined;
+    const t = Number(bucket[1]);
+    const b = Number(bucket[2]);
+    return t < this.tables.length && b < 2 ** this.description.bucketBits && this.bucketGroup(t, b) === group ? { kind: 'bucket', t, b } : undefined;
   }
 
   /** Every key of the index matches this pattern (for SCAN). */
@@ -247,6 +267,13 @@ export function forEachInBall(key: number, bits: number, radius: number, visit: 
 
 /** A table moving source bit s to `destination[s]`, with the given bucket width and radius. */
 function table(destination: readonly number[], bucketBits: number, radius: number): Table {
+  const source = new Array<number>(64).fill(0);
+  destination.forEach((d, s) => (source[d] = s));
+  return { moves: moves(destination), back: moves(source), bucketBits, radius };
+}
+
+/** The byte tables of the permutation moving bit s to `destination[s]` (see `Table.moves`). */
+function moves(destination: readonly number[]): Uint32Array {
   const moves = new Uint32Array(8 * 256 * 2);
   for (let i = 0; i < 8; i++) {
     for (let v = 0; v < 256; v++) {
@@ -262,7 +289,7 @@ function table(destination: readonly number[], bucketBits: number, radius: numbe
       moves[2 * (256 * i + v) + 1] = high >>> 0;
     }
   }
-  return { moves, bucketBits, radius };
+  return moves;
 }
 
 /** Number of set bits of a 32-bit value. */

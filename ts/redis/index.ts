@@ -6,6 +6,7 @@
  */
 
 export { RedisSimHashIndex, type RedisSimHashIndexOptions } from './redis-index.js';
-export { RedisIndexError } from './errors.js';
+export { RedisIndexError, type RedisIndexErrorKind } from './errors.js';
+export type { RepairReport } from './repair.js';
 export { connectRedis, type ConnectRedisOptions } from './connect.js';
 export type { QueryManyResult, QueryOptions, QueryResult, U64Input } from '../shared/types.js';

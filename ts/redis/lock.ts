@@ -5,7 +5,8 @@
  */
 
 import type { Cluster, Redis } from 'ioredis';
-import { RedisIndexError } from './errors.js';
+import { indexError } from './errors.js';
+import { Deadline, send } from './requests.js';
 
 /** Deletes the lock only if the caller still holds it. KEYS: lock; ARGV: token. */
 const UNLOCK = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
@@ -20,7 +21,7 @@ const processPart = Math.random().toString(36).slice(2) + Date.now().toString(36
 
 /**
  * Runs `work` while holding `key`, waiting (polling, up to 200 ms apart) while another holder
- * has it. The lock expires `holdFor` ms after it was last renewed, so a holder that dies delays
+ * has it; each request to Redis has `timeout` ms. The lock expires `holdFor` ms after it was last renewed, so a holder that dies delays
  * the others by at most that; while `work` runs it is renewed every third of `holdFor`. `work`
  * calls `stillHeld()` before it writes: that renews the lock once more and fails, before any
  * write, if the lock lapsed (the process stalled longer than `holdFor`) and may be another's.
@@ -29,29 +30,35 @@ export async function withLock<T>(
   client: Redis | Cluster,
   key: string,
   holdFor: number,
+  timeout: number,
   operation: string,
   work: (stillHeld: () => Promise<void>) => Promise<T>,
 ): Promise<T> {
   const token = `${processPart}:${++tokens}`;
   try {
-    for (let wait = 2; (await client.set(key, token, 'PX', holdFor, 'NX')) !== 'OK'; wait = Math.min(200, wait * 2)) {
+    for (let wait = 2; (await send(client, new Deadline(timeout), () => client.set(key, token, 'PX', holdFor, 'NX'))) !== 'OK'; wait = Math.min(200, wait * 2)) {
       await new Promise((resolve) => setTimeout(resolve, wait));
     }
   } catch (error) {
-    throw new RedisIndexError(operation, error, false);
+    throw indexError(operation, error, false);
   }
   let lost = false;
-  const renew = async (): Promise<void> => {
-    if (lost) return;
-    const renewed = (await client.eval(RENEW, 1, key, token, String(holdFor)).catch(() => 0)) as number;
-    if (renewed === 0) lost = true;
+  // Whether the lock is still this caller's (and now renewed); a failed request throws.
+  const renew = async (): Promise<boolean> => {
+    if (!lost) lost = Number(await send(client, new Deadline(timeout), () => client.eval(RENEW, 1, key, token, String(holdFor)))) === 0;
+    return !lost;
   };
-  const timer = setInterval(() => void renew(), Math.max(1, Math.floor(holdFor / 3)));
+  const timer = setInterval(() => void renew().catch(() => undefined), Math.max(1, Math.floor(holdFor / 3)));
   timer.unref?.();
   const stillHeld = async (): Promise<void> => {
-    await renew();
-    if (lost) {
-      throw new RedisIndexError(operation, new Error(`the index's lock lapsed (held past ${holdFor} ms without renewal): nothing was written; run it again`), false);
+    let held: boolean;
+    try {
+      held = await renew();
+    } catch (error) {
+      throw indexError(operation, error, false);
+    }
+    if (!held) {
+      throw indexError(operation, new Error(`the index's lock lapsed (held past ${holdFor} ms without renewal): nothing was written; run it again`), false);
     }
   };
   try {
@@ -59,6 +66,6 @@ export async function withLock<T>(
   } finally {
     clearInterval(timer);
     // A failure to release leaves the lock to expire after `holdFor`.
-    await client.eval(UNLOCK, 1, key, token).catch(() => undefined);
+    await send(client, new Deadline(timeout), () => client.eval(UNLOCK, 1, key, token)).catch(() => undefined);
   }
 }

@@ -10,8 +10,10 @@ import type { OnlineDecisions, QueryManyResult, QueryOptions, QueryResult, U64In
 import { toU64Array } from '../shared/u64-input.js';
 import { checkBlocks, checkDistance, checkOptions, checkU64, describe } from '../shared/validate.js';
 import { type Description, Geometry, bucketsPerQuery, descriptionKey, forEachInBall, lockKey, partShapes, popcount32 } from './geometry.js';
-import { RedisIndexError } from './errors.js';
-import { ADD_MEMBERS, ADD_MISSING_MEMBERS, DELETE_RECORDS, DESCRIBE, GET_RECORDS, REMOVE_MEMBERS, SET_RECORDS, type Script } from './scripts.js';
+import { CorruptKey, RedisIndexError, indexError } from './errors.js';
+import { ADD_MEMBERS, ADD_MISSING_MEMBERS, DELETE_RECORDS, DESCRIBE, GET_RECORDS, REMOVE_MEMBERS, SET_RECORDS, type RecordValues, type Script } from './scripts.js';
+import { Deadline, isCluster, send } from './requests.js';
+import { Repair, type RepairAccess, type RepairReport } from './repair.js';
 import { GroupedCalls } from './grouped-calls.js';
 import { balancedTags } from './hash-tags.js';
 import { QueryBatcher } from './query-batcher.js';
@@ -58,6 +60,13 @@ export interface RedisSimHashIndexOptions {
   replicas?: number;
   /** Milliseconds `WAIT` may take. Default 2000. */
   replicaTimeout?: number;
+  /**
+   * Time limit of each call, in milliseconds, waiting for the connection included: a call that
+   * has not settled by then fails with a {@link RedisIndexError} of kind `'timeout'` (partial,
+   * for a write). `addMany`, `queryMany`, `decideMany` and `repair` work in rounds, each with
+   * this limit. Default 5000.
+   */
+  timeout?: number;
 }
 
 /**
@@ -122,12 +131,13 @@ export class RedisSimHashIndex {
   readonly #geometry: Geometry;
   readonly #replicas: number;
   readonly #replicaTimeout: number;
+  readonly #timeout: number;
   /** Queries per round of calls, from the expected candidates per query at the sized capacity. */
   readonly #queryChunk: number;
   readonly #batcher = new QueryBatcher((values, distance, limit) => this.#queryMany(values, distance, limit));
   #closed = false;
 
-  private constructor(name: string, client: Redis | Cluster, description: Description, replicas: number, replicaTimeout: number) {
+  private constructor(name: string, client: Redis | Cluster, description: Description, replicas: number, replicaTimeout: number, timeout: number) {
     this.name = name;
     this.#client = client;
     this.#geometry = new Geometry(name, description);
@@ -136,6 +146,7 @@ export class RedisSimHashIndex {
     this.parts = description.parts;
     this.#replicas = replicas;
     this.#replicaTimeout = replicaTimeout;
+    this.#timeout = timeout;
     const { candidates, buckets } = queryCost(description);
     this.#queryChunk = Math.max(1, Math.min(QUERY_CHUNK, Math.floor(MEMBERS_PER_ROUND / Math.max(1, candidates)), Math.floor(BUCKETS_PER_ROUND / buckets)));
   }
@@ -153,6 +164,7 @@ export class RedisSimHashIndex {
     const name = checkName(opts.name);
     const replicas = optionalInteger(opts.replicas, 'replicas', 0, 16, 0);
     const replicaTimeout = optionalInteger(opts.replicaTimeout, 'replicaTimeout', 1, 3_600_000, 2000);
+    const timeout = optionalInteger(opts.timeout, 'timeout', 1, 3_600_000, 5000);
     const capacity = optionalInteger(opts.capacity, 'capacity', 1, 2 ** 32, 1_000_000);
     const distance = opts.distance === undefined ? undefined : checkDistance(opts.distance);
     if (opts.blocks !== undefined && opts.parts !== undefined) {
@@ -167,9 +179,15 @@ export class RedisSimHashIndex {
       throw new RangeError(`blocks ${blocks} at distance ${distance} makes ${binomial(blocks, distance)} tables; at most ${MAX_TABLES} are allowed`);
     }
     const parts = opts.parts === undefined ? undefined : checkParts(opts.parts);
-    await checkReplicas(client, replicas);
+    const deadline = new Deadline(timeout);
+    try {
+      await checkReplicas(client, replicas, deadline);
+    } catch (error) {
+      if (error instanceof RangeError) throw error;
+      throw indexError('RedisSimHashIndex.open', error, false);
+    }
 
-    const tags = distance === undefined ? [] : await chooseTags(client, name);
+    const tags = distance === undefined ? [] : await chooseTags(client, name, deadline);
     const wanted = distance === undefined ? undefined : describeNew(distance, blocks, parts, capacity, tags);
     if (wanted !== undefined && parts !== undefined) {
       const buckets = queryCost(wanted).buckets;
@@ -182,9 +200,9 @@ export class RedisSimHashIndex {
     let reply: unknown;
     try {
       // Without a distance, only read: an empty field list makes the script create nothing.
-      reply = await DESCRIBE.run(client, [descriptionKey(name)], fields);
+      reply = await send(client, deadline, () => DESCRIBE.run(client, [descriptionKey(name)], fields));
     } catch (error) {
-      throw new RedisIndexError('RedisSimHashIndex.open', error, false);
+      throw indexError('RedisSimHashIndex.open', error, false);
     }
     const stored = parseDescription(reply, name);
     if (stored === undefined) {
@@ -197,7 +215,7 @@ export class RedisSimHashIndex {
       const layout = stored.parts > 0 ? `parts ${stored.parts}` : `blocks ${stored.blocks}`;
       throw new RangeError(`index '${name}' was created with ${layout}, not ${blocks === undefined ? `parts ${parts}` : `blocks ${blocks}`}`);
     }
-    return new RedisSimHashIndex(name, client, stored, replicas, replicaTimeout);
+    return new RedisSimHashIndex(name, client, stored, replicas, replicaTimeout, timeout);
   }
 
   /** `true` once {@link RedisSimHashIndex.close} has run. */
@@ -210,13 +228,14 @@ export class RedisSimHashIndex {
     this.#checkOpen();
     const checkedId = checkId(id);
     const value = checkU64(fingerprint, 'fingerprint');
-    await this.#write('add', Uint32Array.of(checkedId), halves(BigUint64Array.of(value)));
+    await this.#write('add', Uint32Array.of(checkedId), halves(BigUint64Array.of(value)), this.#deadline());
   }
 
   /**
    * Adds `ids[k]` with `fingerprints[k]` for every k (a later duplicate id wins). Not atomic:
    * when it fails (a {@link RedisIndexError}), some entries may be stored and others not, and
-   * calling it again with the same arguments is safe and completes it.
+   * calling it again with the same arguments is safe and completes it. Large batches go in
+   * rounds, each with its own time limit.
    */
   async addMany(ids: Uint32Array, fingerprints: U64Input): Promise<void> {
     this.#checkOpen();
@@ -231,11 +250,10 @@ export class RedisSimHashIndex {
     const chunk = Math.max(256, Math.min(WRITE_CHUNK, Math.floor(MEMBERS_PER_ROUND / this.#geometry.tables.length)));
     for (let start = 0; start < unique.length; start += chunk) {
       try {
-        await this.#write('addMany', unique.subarray(start, start + chunk), uniqueValues.subarray(2 * start, 2 * (start + chunk)));
+        await this.#write('addMany', unique.subarray(start, start + chunk), uniqueValues.subarray(2 * start, 2 * (start + chunk)), this.#deadline());
       } catch (error) {
         // Earlier rounds are stored: whatever this one did, the call is partial.
-        if (start > 0 && error instanceof RedisIndexError && !error.partial) throw new RedisIndexError('addMany', error.cause, true);
-        throw error;
+        throw indexError('addMany', error, start > 0);
       }
     }
   }
@@ -250,7 +268,8 @@ export class RedisSimHashIndex {
    * expires after `options.lockFor` ms (default 30,000) so a process that dies holding it
    * delays the others by at most that; a call that holds it longer fails with a partial
    * {@link RedisIndexError} after its writes, its guarantee lost. Give ids that are not in the
-   * index (a document whose own id is found within the distance stays kept).
+   * index (a document whose own id is found within the distance stays kept). It waits for the
+   * lock as long as other callers hold it; each of its requests has the index's time limit.
    *
    * @throws {TypeError | RangeError} as `addMany`; {@link RedisIndexError} when Redis fails.
    */
@@ -261,7 +280,7 @@ export class RedisSimHashIndex {
     checkSameLength(checkedIds, values.length);
     checkDistinctIds(checkedIds);
     const lockFor = optionalInteger(checkOptions(options).lockFor, 'options.lockFor', 1, 3_600_000, 30_000);
-    return withLock(this.#client, lockKey(this.name), lockFor, 'decideMany', async (stillHeld) => {
+    return withLock(this.#client, lockKey(this.name), lockFor, this.#timeout, 'decideMany', async (stillHeld) => {
       const found = await this.queryMany(values, { limit: queryLimit(checkedIds) });
       const decisions = decideAgainst(SimHashIndex, this.distance, values, checkedIds, found);
       const kept = keptOf(checkedIds, decisions);
@@ -279,36 +298,61 @@ export class RedisSimHashIndex {
     });
   }
 
-  /** Removes `id`; `true` if it was present. */
+  /**
+   * Removes `id`; `true` if it was present when the call began. A step sent again after a lost
+   * reply (the client re-sends what was in flight when a connection drops) changes neither the
+   * answer nor what is removed: the record is read first, then deleted only if it still holds
+   * what was read, then the members of that fingerprint go.
+   */
   async remove(id: number): Promise<boolean> {
     this.#checkOpen();
     const checkedId = checkId(id);
     const ids = Uint32Array.of(checkedId);
-    const old = await this.#step('remove', () => this.#records(DELETE_RECORDS, ids));
-    if (old.found[0] === 0) return false;
-    await this.#members('remove', REMOVE_MEMBERS, ids, Uint32Array.of(old.low[0]!, old.high[0]!));
+    const deadline = this.#deadline();
+    const held = await this.#readRecords('remove', ids, deadline);
+    if (held.found[0] === 0) return false;
+    // An unreadable record is deleted whatever it holds; its members, unknown, stay as strays
+    // (no record accounts for them) until `repair()`.
+    const unreadable = held.found[0] === 2;
+    await this.#step('remove', deadline, () => this.#records(DELETE_RECORDS, ids, deadline, Uint32Array.of(held.low[0]!, held.high[0]!), unreadable));
+    if (!unreadable) await this.#members('remove', REMOVE_MEMBERS, ids, Uint32Array.of(held.low[0]!, held.high[0]!), deadline);
     return true;
   }
 
-  /** Whether `id` is present. */
+  /**
+   * Whether `id` is present.
+   *
+   * @throws {RedisIndexError} of kind `'corrupt'` when its record is unreadable.
+   */
   async has(id: number): Promise<boolean> {
     this.#checkOpen();
     const checkedId = checkId(id);
-    const records = await this.#readRecords('has', Uint32Array.of(checkedId));
+    const records = await this.#readRecords('has', Uint32Array.of(checkedId), this.#deadline());
+    this.#checkReadable('has', records, Uint32Array.of(checkedId));
     return records.found[0] === 1;
   }
 
-  /** Number of ids. */
+  /**
+   * Number of ids.
+   *
+   * @throws {RedisIndexError} of kind `'corrupt'` when an entry counter is not a count.
+   */
   async size(): Promise<number> {
     this.#checkOpen();
     const geometry = this.#geometry;
+    const deadline = this.#deadline();
     try {
       const counts = await Promise.all(
-        Array.from({ length: geometry.description.groups }, (_, g) => this.#client.get(geometry.counterKey(g))),
+        Array.from({ length: geometry.description.groups }, async (_, g) => {
+          const key = geometry.counterKey(g);
+          const count = await send(this.#client, deadline, () => this.#client.get(key));
+          if (count !== null && !/^(0|[1-9]\d{0,15})$/.test(count)) throw new CorruptKey(key, `holds '${count.slice(0, 40)}', not an entry count`);
+          return Number(count ?? 0);
+        }),
       );
-      return counts.reduce((sum, count) => sum + Number(count ?? 0), 0);
+      return counts.reduce((sum, count) => sum + count, 0);
     } catch (error) {
-      throw new RedisIndexError('size', error, false);
+      throw indexError('size', error, false);
     }
   }
 
@@ -316,6 +360,9 @@ export class RedisSimHashIndex {
    * The ids within `options.distance` of `fingerprint`, sorted by (distance, id). Queries made
    * while others wait for Redis go out together, as one {@link RedisSimHashIndex.queryMany}
    * (each gets its own answer; a failure of the batch rejects each of them).
+   *
+   * @throws {RedisIndexError} of kind `'corrupt'` naming a key it read that the index did not
+   * write so (never an answer that key would have changed).
    */
   async query(fingerprint: bigint, options?: QueryOptions): Promise<QueryResult> {
     this.#checkOpen();
@@ -324,7 +371,10 @@ export class RedisSimHashIndex {
     return this.#batcher.query(value, distance, limit);
   }
 
-  /** {@link RedisSimHashIndex.query} for every fingerprint of a batch, in a few round trips. */
+  /**
+   * {@link RedisSimHashIndex.query} for every fingerprint of a batch, in a few round trips (each
+   * round with its own time limit).
+   */
   async queryMany(fingerprints: U64Input, options?: QueryOptions): Promise<QueryManyResult> {
     this.#checkOpen();
     const values = toU64Array(fingerprints, 'fingerprints');
@@ -338,7 +388,7 @@ export class RedisSimHashIndex {
     const perQuery: { ids: number[]; distances: number[] }[] = [];
     const chunk = this.#queryChunk;
     for (let start = 0; start < values.length; start += chunk) {
-      perQuery.push(...(await this.#probe(split.subarray(2 * start, 2 * (start + chunk)), distance, limit)));
+      perQuery.push(...(await this.#probe(split.subarray(2 * start, 2 * (start + chunk)), distance, limit, this.#deadline())));
     }
     const total = perQuery.reduce((sum, found) => sum + found.ids.length, 0);
     const offsets = new Uint32Array(values.length + 1);
@@ -355,28 +405,30 @@ export class RedisSimHashIndex {
   }
 
   /**
-   * Removes table members no record accounts for: what writes interrupted by a crash or a lost
-   * connection can leave behind. Queries are exact without it (strays are filtered out); it
-   * frees their memory. Scans every key of the index, so run it when load is low. Returns the
-   * number of members removed.
+   * Checks every key of the index and puts right what it finds (scans every key, so run it when
+   * load is low, and while no write is in flight: it may take a member a concurrent write has
+   * just appended, before its record, for a stray, and it sets the entry counters from the
+   * records). It never deletes a member that a readable record accounts for. In order:
+   *
+   * 1. record hashes: a key that is not a hash is deleted, its ids to be restored from their
+   *    members; a field that is not an id of that hash is deleted; an id whose value is not a
+   *    fingerprint is restored from its members;
+   * 2. buckets: a key that is not whole 12-byte members is deleted, to be rebuilt from the
+   *    records; members no record accounts for (what interrupted writes leave) and second
+   *    copies (what retried writes leave) are removed;
+   * 3. ids of unreadable records get back the fingerprint their members agree on (an id whose
+   *    members disagree, or that has none, is removed and listed in `lost`); deleted buckets are
+   *    rebuilt from every record; entry counters that disagree with the records are set anew.
+   *
+   * @returns what it did.
    */
-  async repair(): Promise<number> {
+  async repair(): Promise<RepairReport> {
     this.#checkOpen();
-    const geometry = this.#geometry;
-    let removed = 0;
-    for (const node of scanNodes(this.#client)) {
-      let cursor = '0';
-      do {
-        let keys: string[];
-        try {
-          [cursor, keys] = await node.scan(cursor, 'MATCH', geometry.keyPattern, 'COUNT', 1000);
-        } catch (error) {
-          throw new RedisIndexError('repair', error, true);
-        }
-        for (const key of keys.filter((k) => geometry.isBucketKey(k))) removed += await this.#repairBucket(node, key);
-      } while (cursor !== '0');
+    try {
+      return await new Repair(this.#repairAccess()).run();
+    } catch (error) {
+      throw indexError('repair', error, true);
     }
-    return removed;
   }
 
   /** Forgets the client (which the caller closes); further calls throw a `TypeError`. Idempotent. */
@@ -384,56 +436,28 @@ export class RedisSimHashIndex {
     this.#closed = true;
   }
 
-  async #repairBucket(node: Redis, key: string): Promise<number> {
-    let bucket: Buffer | null;
-    try {
-      bucket = await node.getBuffer(key);
-    } catch (error) {
-      throw new RedisIndexError('repair', error, true);
-    }
-    if (bucket === null || bucket.length < 12) return 0;
-    const count = Math.floor(bucket.length / 12);
-    const table = Number(/:t(\d+):\d+$/.exec(key)![1]);
-    let records: RecordValues;
-    try {
-      records = await this.#records(GET_RECORDS, Uint32Array.from({ length: count }, (_, k) => bucket.readUInt32BE(12 * k + 8)));
-    } catch (error) {
-      // Buckets repaired before this one have changed.
-      throw new RedisIndexError('repair', error, true);
-    }
-    const geometry = this.#geometry;
-    const strays: Buffer[] = [];
-    const seen = new Set<string>();
-    let copies = 0;
-    for (let k = 0; k < count; k++) {
-      const at = 12 * k;
-      const member = bucket.subarray(at, at + 12);
-      if (records.found[k] === 1) {
-        geometry.permute(records.high[k]!, records.low[k]!, table);
-        if (geometry.high === bucket.readUInt32BE(at) && geometry.low === bucket.readUInt32BE(at + 4)) {
-          const text = member.toString('latin1');
-          if (seen.has(text)) copies++;
-          else seen.add(text);
-          continue;
-        }
-      }
-      strays.push(member);
-    }
-    // A clean bucket (the usual case) costs no further call.
-    if (strays.length === 0 && copies === 0) return 0;
-    // The script drops the strays (and any second copy of a member) from what the bucket holds
-    // then, so members added meanwhile stay.
-    try {
-      const members = Buffer.concat(strays);
-      const count = Buffer.alloc(4);
-      count.writeUInt32BE(members.length);
-      return Number(await REMOVE_MEMBERS.run(node, [key], [members, count]));
-    } catch (error) {
-      throw new RedisIndexError('repair', error, true);
-    }
+  /** What {@link Repair} needs of the index. */
+  #repairAccess(): RepairAccess {
+    return {
+      client: this.#client,
+      geometry: this.#geometry,
+      deadline: () => this.#deadline(),
+      readRecords: (ids, deadline) => this.#records(GET_RECORDS, ids, deadline),
+      removeMembers: (node, key, members, deadline) => {
+        const count = Buffer.alloc(4);
+        count.writeUInt32BE(members.length);
+        return send(this.#client, deadline, () => REMOVE_MEMBERS.run(node, [key], [members, count])).then(Number);
+      },
+      restore: async (ids, values, deadline) => {
+        // Members first, as every write: their witnesses are there, the others are added.
+        await this.#members('repair', ADD_MISSING_MEMBERS, ids, values, deadline);
+        await this.#records(SET_RECORDS, ids, deadline, values);
+      },
+      addMembers: (ids, values, deadline) => this.#members('repair', ADD_MISSING_MEMBERS, ids, values, deadline),
+    };
   }
 
-  async #probe(values: Uint32Array, distance: number, limit: number): Promise<{ ids: number[]; distances: number[] }[]> {
+  async #probe(values: Uint32Array, distance: number, limit: number, deadline: Deadline): Promise<{ ids: number[]; distances: number[] }[]> {
     const geometry = this.#geometry;
     const tables = geometry.tables;
     const count = values.length / 2;
@@ -446,8 +470,7 @@ export class RedisSimHashIndex {
         forEachInBall(geometry.bucket(geometry.high, t), bucketBits, radius, (b) => calls.push(geometry.bucketGroup(t, b), geometry.bucketId(t, b), tag, 0));
       }
     }
-    // MGET, not a script: reading a key costs Redis far less outside Lua.
-    const replies = await this.#step('query', () => calls.run((keys) => this.#client.mgetBuffer(keys)));
+    const replies = await this.#step('query', deadline, () => calls.run((keys) => this.#readBuckets(keys, deadline)));
 
     // Candidates within the distance by the fingerprint their member holds, compared with the
     // query permuted alike (a permutation leaves Hamming distances as they are).
@@ -477,7 +500,9 @@ export class RedisSimHashIndex {
     // Only what the records hold counts: a member left by an interrupted write is not an answer.
     const asked: number[] = [];
     for (const found of candidates) for (const id of found) asked.push(id);
-    const records = asked.length === 0 ? undefined : await this.#readRecords('query', Uint32Array.from(asked));
+    const askedIds = Uint32Array.from(asked);
+    const records = asked.length === 0 ? undefined : await this.#readRecords('query', askedIds, deadline);
+    if (records !== undefined) this.#checkReadable('query', records, askedIds);
     let at = 0;
     return candidates.map((found, q) => {
       const hits: [number, number][] = [];
@@ -485,7 +510,7 @@ export class RedisSimHashIndex {
       const low = values[2 * q]!;
       for (const id of found) {
         const k = at++;
-        if (records === undefined || records.found[k] === 0) continue;
+        if (records === undefined || records.found[k] !== 1) continue;
         const bits = popcount32(records.high[k]! ^ high) + popcount32(records.low[k]! ^ low);
         if (bits <= distance) hits.push([bits, id]);
       }
@@ -495,13 +520,39 @@ export class RedisSimHashIndex {
     });
   }
 
+  /**
+   * The buckets `keys` (of one slot) hold, each checked to be whole 12-byte members. MGET says
+   * nothing of a key of another type (it answers nil, as for no key): an EXISTS in the same
+   * round counts the keys, and when it finds more than MGET answered, their types are read
+   * (a concurrent write may also have made a bucket between the two).
+   */
+  async #readBuckets(keys: string[], deadline: Deadline): Promise<(Buffer | null)[]> {
+    const client = this.#client;
+    const [buckets, existing] = await Promise.all([send(client, deadline, () => client.mgetBuffer(keys)), send(client, deadline, () => client.exists(keys))]);
+    let answered = 0;
+    buckets.forEach((bucket, k) => {
+      if (bucket === null) return;
+      answered++;
+      if (bucket.length % 12 !== 0) throw new CorruptKey(keys[k]!, `holds ${bucket.length} bytes, not whole 12-byte members`);
+    });
+    if (existing > answered) {
+      const unanswered = keys.filter((_, k) => buckets[k] === null);
+      const types = await Promise.all(unanswered.map((key) => send(client, deadline, () => client.type(key))));
+      types.forEach((type, k) => {
+        if (type !== 'none' && type !== 'string') throw new CorruptKey(unanswered[k]!, `is a ${type}, not a string of members`);
+      });
+    }
+    return buckets;
+  }
+
   /** Adds members for the new fingerprints, sets the records, then removes replaced members. */
-  async #write(operation: string, ids: Uint32Array, values: Uint32Array): Promise<void> {
+  async #write(operation: string, ids: Uint32Array, values: Uint32Array, deadline: Deadline): Promise<void> {
     // The members of a fingerprint new to its id are appended without looking for them in the
     // bucket (reading every bucket first cost Redis three times as much). An entry whose record
     // already holds the same fingerprint normally has its members: only those missing are
-    // added, so writing an entry again never duplicates them and always completes them.
-    const held = await this.#readRecords(operation, ids);
+    // added, so writing an entry again never duplicates them and always completes them. An
+    // unreadable record counts as none: writing the entry restores it.
+    const held = await this.#readRecords(operation, ids, deadline);
     const fresh: number[] = [];
     const again: number[] = [];
     ids.forEach((_, k) => {
@@ -509,10 +560,10 @@ export class RedisSimHashIndex {
       (same ? again : fresh).push(k);
     });
     await Promise.all([
-      fresh.length > 0 ? this.#members(operation, ADD_MEMBERS, ...select(fresh, ids, values)) : undefined,
-      again.length > 0 ? this.#members(operation, ADD_MISSING_MEMBERS, ...select(again, ids, values)) : undefined,
+      fresh.length > 0 ? this.#members(operation, ADD_MEMBERS, ...select(fresh, ids, values), deadline) : undefined,
+      again.length > 0 ? this.#members(operation, ADD_MISSING_MEMBERS, ...select(again, ids, values), deadline) : undefined,
     ]);
-    await this.#step(operation, () => this.#records(SET_RECORDS, ids, values));
+    await this.#step(operation, deadline, () => this.#records(SET_RECORDS, ids, deadline, values));
     // What the records held before this write, read at its start: with one writer per id at a
     // time, nothing changed them since.
     const replacedIds: number[] = [];
@@ -524,12 +575,12 @@ export class RedisSimHashIndex {
       }
     });
     if (replacedIds.length > 0) {
-      await this.#members(operation, REMOVE_MEMBERS, Uint32Array.from(replacedIds), Uint32Array.from(replacedValues));
+      await this.#members(operation, REMOVE_MEMBERS, Uint32Array.from(replacedIds), Uint32Array.from(replacedValues), deadline);
     }
   }
 
   /** Adds or removes the table members of `(ids[k], values[k])` (values as low, high halves). */
-  async #members(operation: string, script: Script, ids: Uint32Array, values: Uint32Array): Promise<void> {
+  async #members(operation: string, script: Script, ids: Uint32Array, values: Uint32Array, deadline: Deadline): Promise<void> {
     const geometry = this.#geometry;
     const tables = geometry.tables.length;
     const calls = new GroupedCalls(3, (key) => geometry.bucketKeyOf(key));
@@ -540,27 +591,30 @@ export class RedisSimHashIndex {
         calls.push(geometry.bucketGroup(t, b), geometry.bucketId(t, b), k, geometry.high, geometry.low, ids[k]!);
       }
     }
-    await this.#step(operation, () => calls.run((keys, args) => script.run(this.#client, keys, args)));
+    await this.#step(operation, deadline, () => calls.run((keys, args) => send(this.#client, deadline, () => script.run(this.#client, keys, args))));
   }
 
   /**
-   * Runs a record script over `ids` (with `values`, as low/high halves, for SET_RECORDS) and
-   * returns what each id's record held before (nothing is found for SET_RECORDS, which does not
-   * say).
+   * Runs a record script over `ids`: GET_RECORDS returns what each id's record holds;
+   * SET_RECORDS sets `values` (low, high halves); DELETE_RECORDS deletes each record still
+   * holding `values` (any value, when `whatever`). Only GET_RECORDS's answer means anything.
    */
-  async #records(script: Script, ids: Uint32Array, values?: Uint32Array): Promise<RecordValues> {
+  async #records(script: Script, ids: Uint32Array, deadline: Deadline, values?: Uint32Array, whatever = false): Promise<RecordValues> {
     const geometry = this.#geometry;
-    const calls = new GroupedCalls(values === undefined ? 1 : 3, (key) => geometry.recordKey(key, geometry.recordGroup(key)));
+    const width = script === GET_RECORDS ? 1 : script === SET_RECORDS ? 3 : 4;
+    const calls = new GroupedCalls(width, (key) => geometry.recordKey(key, geometry.recordGroup(key)));
     for (let k = 0; k < ids.length; k++) {
       const r = geometry.record(ids[k]!);
-      if (values === undefined) calls.push(geometry.recordGroup(r), r, k, ids[k]!);
-      else calls.push(geometry.recordGroup(r), r, k, ids[k]!, values[2 * k + 1]!, values[2 * k]!);
+      calls.push(geometry.recordGroup(r), r, k, ids[k]!, values?.[2 * k + 1] ?? 0, values?.[2 * k] ?? 0, whatever ? 1 : 0);
     }
     const counted = script !== GET_RECORDS;
-    const replies = await calls.run((keys, args, group) => script.run(this.#client, counted ? [...keys, geometry.counterKey(group)] : keys, args));
+    const replies = await calls.run((keys, args, group) =>
+      send(this.#client, deadline, () => script.run(this.#client, counted ? [...keys, geometry.counterKey(group)] : keys, args)),
+    );
     const out: RecordValues = { found: new Uint8Array(ids.length), high: new Uint32Array(ids.length), low: new Uint32Array(ids.length) };
+    if (script !== GET_RECORDS) return out;
     for (const { reply, tags } of replies) {
-      if (!Buffer.isBuffer(reply)) continue;
+      if (!Buffer.isBuffer(reply) || reply.length !== 9 * tags.length) throw new Error(`GET_RECORDS answered ${describe(reply)} for ${tags.length} ids`);
       const bytes = reply;
       tags.forEach((k, m) => {
         out.found[k] = bytes[9 * m]!;
@@ -571,29 +625,43 @@ export class RedisSimHashIndex {
     return out;
   }
 
-  /** What each id's record holds. */
-  async #readRecords(operation: string, ids: Uint32Array): Promise<RecordValues> {
+  /** What each id's record holds (found 2: unreadable). */
+  async #readRecords(operation: string, ids: Uint32Array, deadline: Deadline): Promise<RecordValues> {
     try {
-      return await this.#records(GET_RECORDS, ids);
+      return await this.#records(GET_RECORDS, ids, deadline);
     } catch (error) {
-      throw new RedisIndexError(operation, error, false);
+      throw indexError(operation, error, false);
     }
+  }
+
+  /** Fails, naming the key and id, when a record read for an answer is unreadable. */
+  #checkReadable(operation: string, records: RecordValues, ids: Uint32Array): void {
+    const k = records.found.indexOf(2);
+    if (k < 0) return;
+    const geometry = this.#geometry;
+    const r = geometry.record(ids[k]!);
+    const key = geometry.recordKey(r, geometry.recordGroup(r));
+    throw indexError(operation, new CorruptKey(key, `holds for id ${ids[k]} a value that is not an 8-byte fingerprint`), false);
   }
 
   /**
    * Runs one step of an operation; a write step then waits for the replicas. Any failure
    * becomes a {@link RedisIndexError}, marked partial for writes.
    */
-  async #step<T>(operation: string, step: () => Promise<T>): Promise<T> {
+  async #step<T>(operation: string, deadline: Deadline, step: () => Promise<T>): Promise<T> {
     const write = operation !== 'query';
     let result: T;
     try {
       result = await step();
+      if (write && this.#replicas > 0) await waitForReplicas(this.#client, this.#replicas, this.#replicaTimeout, deadline);
     } catch (error) {
-      throw new RedisIndexError(operation, error, write);
+      throw indexError(operation, error, write);
     }
-    if (write && this.#replicas > 0) await waitForReplicas(this.#client, this.#replicas, this.#replicaTimeout, operation);
     return result;
+  }
+
+  #deadline(): Deadline {
+    return new Deadline(this.#timeout);
   }
 
   #checkOpen(): void {
@@ -601,12 +669,6 @@ export class RedisSimHashIndex {
   }
 }
 
-/** Per id: whether a record was there (1) or not (0), and the fingerprint's halves. */
-interface RecordValues {
-  readonly found: Uint8Array;
-  readonly high: Uint32Array;
-  readonly low: Uint32Array;
-}
 
 const LITTLE_ENDIAN = new Uint8Array(Uint32Array.of(1).buffer)[0] === 1;
 
@@ -706,7 +768,7 @@ function parseDescription(reply: unknown, name: string): Description | undefined
   // A description written by something else must not make the geometry divide by zero or
   // build millions of tables.
   const invalid = (field: string): never => {
-    throw new RedisIndexError('RedisSimHashIndex.open', new Error(`the description of index '${name}' has no valid ${field}`), false);
+    throw indexError('RedisSimHashIndex.open', new CorruptKey(descriptionKey(name), `has no valid ${field}`), false);
   };
   const read = (field: string, min: number, max: number): number => {
     const value = Number(fields.get(field));
@@ -728,25 +790,16 @@ function parseDescription(reply: unknown, name: string): Description | undefined
  * The hash tags of a new index: one on a single server; on a cluster, 4 per master (at least 8)
  * whose slots the masters own in equal shares.
  */
-async function chooseTags(client: Redis | Cluster, name: string): Promise<number[]> {
+async function chooseTags(client: Redis | Cluster, name: string, deadline: Deadline): Promise<number[]> {
   if (!isCluster(client)) return [0];
   try {
     // The slot table is known once a first command has been answered.
-    await client.ping();
+    await send(client, deadline, () => client.ping());
   } catch (error) {
-    throw new RedisIndexError('RedisSimHashIndex.open', error, false);
+    throw indexError('RedisSimHashIndex.open', error, false);
   }
   const groups = Math.max(MIN_CLUSTER_GROUPS, GROUPS_PER_MASTER * client.nodes('master').length);
   return balancedTags(name, groups, (slot) => client.slots[slot]?.[0]);
-}
-
-/** The nodes to SCAN: every master of a cluster, or the one server. */
-function scanNodes(client: Redis | Cluster): Redis[] {
-  return isCluster(client) ? client.nodes('master') : [client];
-}
-
-function isCluster(client: Redis | Cluster): client is Cluster {
-  return 'nodes' in client && typeof client.nodes === 'function';
 }
 
 function checkClient(value: unknown): Redis | Cluster {

@@ -20,6 +20,13 @@ interface ScriptCommands {
   evalBuffer(script: string, keyCount: number, keys: readonly string[], args: readonly Buffer[]): Promise<unknown>;
 }
 
+/** Per id, what {@link GET_RECORDS} found: a record (1), none (0) or an unreadable one (2), and the fingerprint's halves. */
+export interface RecordValues {
+  readonly found: Uint8Array;
+  readonly high: Uint32Array;
+  readonly low: Uint32Array;
+}
+
 /** A Lua script run by its SHA-1, loaded on the node that holds its keys when it is missing there. */
 export class Script {
   readonly #lua: string;
@@ -50,6 +57,14 @@ export class Script {
  * Lua: `share(i)`, the bytes of `KEYS[i]` in the two arguments a call gets (see
  * `GroupedCalls`): `ARGV[1]` all keys' bytes in key order, `ARGV[2]` each key's byte count as a
  * big-endian 32-bit number. Called for i = 1, 2, ... in order.
+ *
+ * `corrupt(key, problem)`, the error a script returns for a key the index never writes so: the
+ * client names the key in its error ("CORRUPT <key> <problem>").
+ *
+ * `bucket(key)`, what bucket `key` holds (`''` when absent), or nil and the error when it is not
+ * a string of whole 12-byte members.
+ *
+ * `records(key)`, nil when `key` is a hash of records or absent, else the error.
  */
 const SHARES = `
 local shared, taken = ARGV[1], 1
@@ -59,16 +74,35 @@ local function share(i)
   taken = taken + n
   return s
 end
+local function corrupt(key, problem)
+  return redis.error_reply('CORRUPT ' .. key .. ' ' .. problem)
+end
+local function bucket(key)
+  local s = redis.pcall('GET', key)
+  if type(s) == 'table' then return nil, corrupt(key, 'is a ' .. redis.call('TYPE', key).ok .. ', not a string of members') end
+  s = s or ''
+  if #s % 12 ~= 0 then return nil, corrupt(key, 'holds ' .. #s .. ' bytes, not whole 12-byte members') end
+  return s
+end
+local function records(key)
+  local t = redis.call('TYPE', key).ok
+  if t ~= 'hash' and t ~= 'none' then return corrupt(key, 'is a ' .. t .. ', not a hash of records') end
+end
 `;
 
 /**
  * Appends packed 12-byte members to bucket strings: share i holds the members for `KEYS[i]`.
  * The bucket is not searched first, so running this twice leaves a second copy of each member:
  * answers do not change (a query counts an id once), {@link REMOVE_MEMBERS} removes every copy,
- * and `repair` removes the second one.
+ * and `repair` removes the second one. A bucket that is not whole members is refused.
  */
 export const ADD_MEMBERS = new Script(`${SHARES}
-for i = 1, #KEYS do redis.call('APPEND', KEYS[i], share(i)) end
+for i = 1, #KEYS do
+  local n = redis.pcall('STRLEN', KEYS[i])
+  if type(n) == 'table' then return corrupt(KEYS[i], 'is a ' .. redis.call('TYPE', KEYS[i]).ok .. ', not a string of members') end
+  if n % 12 ~= 0 then return corrupt(KEYS[i], 'holds ' .. n .. ' bytes, not whole 12-byte members') end
+  redis.call('APPEND', KEYS[i], share(i))
+end
 return 0
 `);
 
@@ -91,11 +125,12 @@ local function holds(s, m)
 end
 for i = 1, #KEYS do
   local s = share(i)
-  local bucket = redis.call('GET', KEYS[i]) or ''
+  local held, err = bucket(KEYS[i])
+  if not held then return err end
   local missing = {}
   for j = 1, #s, 12 do
     local m = string.sub(s, j, j + 11)
-    if not holds(bucket, m) then missing[#missing + 1] = m end
+    if not holds(held, m) then missing[#missing + 1] = m end
   end
   if #missing > 0 then redis.call('APPEND', KEYS[i], table.concat(missing)) end
 end
@@ -105,19 +140,20 @@ return 0
 /**
  * Removes packed 12-byte members, laid out as for {@link ADD_MEMBERS}, from bucket strings,
  * together with any second copy of a member the bucket holds; an emptied bucket is deleted.
- * Returns how many members went.
+ * Returns how many members went. Running it again removes nothing more.
  */
 export const REMOVE_MEMBERS = new Script(`${SHARES}
 local removed = 0
 for i = 1, #KEYS do
-  local bucket = redis.call('GET', KEYS[i])
+  local held, err = bucket(KEYS[i])
+  if not held then return err end
   local s = share(i)
-  if bucket then
+  if #held > 0 then
     local drop = {}
     for j = 1, #s, 12 do drop[string.sub(s, j, j + 11)] = true end
     local kept = {}
-    for j = 1, #bucket - 11, 12 do
-      local m = string.sub(bucket, j, j + 11)
+    for j = 1, #held - 11, 12 do
+      local m = string.sub(held, j, j + 11)
       if drop[m] then
         removed = removed + 1
       else
@@ -127,7 +163,7 @@ for i = 1, #KEYS do
     end
     if #kept == 0 then
       redis.call('DEL', KEYS[i])
-    elseif #kept * 12 ~= #bucket then
+    elseif #kept * 12 ~= #held then
       redis.call('SET', KEYS[i], table.concat(kept))
     end
   end
@@ -136,12 +172,27 @@ return removed
 `);
 
 /**
+ * Lua: `count(key, by)`, adds `by` to a group's entry counter, or returns the error for a
+ * counter that is not an integer.
+ */
+const COUNT = `
+local function count(key, by)
+  local n = redis.pcall('INCRBY', key, by)
+  if type(n) == 'table' then return corrupt(key, 'is not an entry count (' .. n.err .. ')') end
+end
+`;
+
+/**
  * Sets id records: `KEYS[1..m]` are record hashes, `KEYS[m+1]` the group's entry counter, and
  * share i packs 12-byte (id, fingerprint) pairs for `KEYS[i]`, each id once. The counter grows
  * by the number of new ids only (as HSET counts them), so a retry leaves it right. Returns that
  * number.
  */
-export const SET_RECORDS = new Script(`${SHARES}
+export const SET_RECORDS = new Script(`${SHARES}${COUNT}
+for i = 1, #KEYS - 1 do
+  local err = records(KEYS[i])
+  if err then return err end
+end
 local added = 0
 for i = 1, #KEYS - 1 do
   local s = share(i)
@@ -154,44 +205,69 @@ for i = 1, #KEYS - 1 do
     added = added + redis.call('HSET', KEYS[i], unpack(args))
   end
 end
-if added > 0 then redis.call('INCRBY', KEYS[#KEYS], added) end
+if added > 0 then
+  local err = count(KEYS[#KEYS], added)
+  if err then return err end
+end
 return added
 `);
 
 /**
- * Deletes id records: keys as for {@link SET_RECORDS}, share i packs 4-byte ids. Returns, per
- * id in order, 9 bytes: 1 and the fingerprint the id held, or 0 and eight zero bytes when it
- * held none; lowers the counter by the ids actually deleted.
+ * Deletes id records, only those that still hold what the caller read: keys as for
+ * {@link SET_RECORDS}, share i packs 16-byte pieces (id, fingerprint, then 4 bytes: 1 to delete
+ * whatever the record holds, for an unreadable one). Returns, per id in order, 1 byte: 1 if
+ * deleted; lowers the counter by the ids deleted. Running it again deletes nothing more.
  */
-export const DELETE_RECORDS = new Script(`${SHARES}
+export const DELETE_RECORDS = new Script(`${SHARES}${COUNT}
+for i = 1, #KEYS - 1 do
+  local err = records(KEYS[i])
+  if err then return err end
+end
 local out = {}
 local removed = 0
 for i = 1, #KEYS - 1 do
   local s = share(i)
-  for j = 1, #s, 4 do
+  for j = 1, #s, 16 do
     local id = string.sub(s, j, j + 3)
-    local old = redis.call('HGET', KEYS[i], id)
-    if old then
+    local held = redis.call('HGET', KEYS[i], id)
+    if held and (held == string.sub(s, j + 4, j + 11) or string.byte(s, j + 15) == 1) then
       redis.call('HDEL', KEYS[i], id)
-      out[#out + 1] = '\\1' .. old
+      out[#out + 1] = '\\1'
       removed = removed + 1
     else
-      out[#out + 1] = '\\0\\0\\0\\0\\0\\0\\0\\0\\0'
+      out[#out + 1] = '\\0'
     end
   end
 end
-if removed > 0 then redis.call('DECRBY', KEYS[#KEYS], removed) end
+if removed > 0 then
+  local err = count(KEYS[#KEYS], -removed)
+  if err then return err end
+end
 return table.concat(out)
 `);
 
-/** Reads id records: `KEYS[i]` record hashes, share i packed 4-byte ids; replies as {@link DELETE_RECORDS}. */
+/**
+ * Reads id records: `KEYS[i]` record hashes, share i packed 4-byte ids. Returns, per id in
+ * order, 9 bytes: 1 and the fingerprint the id holds, 0 and eight zero bytes when it holds none,
+ * 2 and eight zero bytes when what it holds is not a fingerprint.
+ */
 export const GET_RECORDS = new Script(`${SHARES}
+for i = 1, #KEYS do
+  local err = records(KEYS[i])
+  if err then return err end
+end
 local out = {}
 for i = 1, #KEYS do
   local s = share(i)
   for j = 1, #s, 4 do
-    local old = redis.call('HGET', KEYS[i], string.sub(s, j, j + 3))
-    if old then out[#out + 1] = '\\1' .. old else out[#out + 1] = '\\0\\0\\0\\0\\0\\0\\0\\0\\0' end
+    local held = redis.call('HGET', KEYS[i], string.sub(s, j, j + 3))
+    if not held then
+      out[#out + 1] = '\\0\\0\\0\\0\\0\\0\\0\\0\\0'
+    elseif #held == 8 then
+      out[#out + 1] = '\\1' .. held
+    else
+      out[#out + 1] = '\\2\\0\\0\\0\\0\\0\\0\\0\\0'
+    end
   end
 end
 return table.concat(out)

@@ -1,0 +1,132 @@
+/**
+ * Every request the index makes to Redis goes through here: bounded by the operation's
+ * deadline, sent only over a connection that is up, and sent again after a redirection or a
+ * cluster reconfiguration the client had not caught up with.
+ */
+
+import type { Cluster, Redis } from 'ioredis';
+import { lastConnectionError } from './connect.js';
+import { ClientClosed, NoAnswer } from './errors.js';
+
+/** When an operation (or one round of a batch operation) must have its answers. */
+export class Deadline {
+  readonly at: number;
+  readonly limit: number;
+
+  constructor(limit: number) {
+    this.limit = limit;
+    this.at = Date.now() + limit;
+  }
+
+  get left(): number {
+    return this.at - Date.now();
+  }
+}
+
+/**
+ * Errors after which the same request may simply be sent again: the node did not run it (a
+ * redirection, a cluster being reconfigured, a replica asked to write, a server loading its
+ * data), or the connection went away under it (then it may have run: every request of the
+ * index is safe to run twice).
+ */
+const RETRIABLE = /^(MOVED|ASK|TRYAGAIN|CLUSTERDOWN|LOADING|READONLY|MASTERDOWN)\b|Connection is closed|isn't ready|Stream isn't writeable|Too many Cluster redirections|Failed to refresh slots cache|None of startup nodes is available/;
+
+/** Calls unanswered past their deadline, per client: past a bound, nothing more is sent. */
+const overdue = new WeakMap<object, number>();
+/**
+ * Most requests a client may have outstanding past their deadlines: a server that stopped
+ * answering without closing its connections must not make a busy caller queue requests for as
+ * long as it is away.
+ */
+const MOST_OVERDUE = 1024;
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Sends `request` (which makes one call of `client`) and returns its answer, waiting first for
+ * the client to be connected, retrying after a retriable error, and failing with a `NoAnswer`
+ * once `deadline` has passed; a `ClientClosed` when the client will never reconnect.
+ */
+export async function send<T>(client: Redis | Cluster, deadline: Deadline, request: () => Promise<T>): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    await connected(client, deadline);
+    const outstanding = overdue.get(client) ?? 0;
+    if (outstanding >= MOST_OVERDUE) {
+      throw new NoAnswer(`${outstanding} earlier requests to Redis are still unanswered past their time limit; nothing more is sent until it answers`);
+    }
+    try {
+      return await answerBy(client, deadline, request());
+    } catch (error) {
+      if (error instanceof NoAnswer || !(error instanceof Error) || !RETRIABLE.test(error.message) || deadline.left <= 0) throw error;
+      // The slot table is stale after a failover the client did not see; the cluster client
+      // reloads it on some redirections but not on those inside a pipeline.
+      if (isCluster(client)) await Promise.race([refreshSlots(client), sleep(Math.max(0, deadline.left))]);
+      await sleep(Math.min(deadline.left, 10 * 2 ** Math.min(attempt, 6)));
+    }
+  }
+}
+
+/** Waits (polling) until the client can send, or fails at the deadline. */
+async function connected(client: Redis | Cluster, deadline: Deadline): Promise<void> {
+  for (let wait = 5; client.status !== 'ready'; wait = Math.min(100, 2 * wait)) {
+    if (client.status === 'end') {
+      throw new ClientClosed('the Redis client is closed and will not reconnect: open the index again with a connected client');
+    }
+    if (client.status === 'wait') {
+      // A client made with lazyConnect connects on its first command; connect it now.
+      client.connect().catch(() => undefined);
+    }
+    const left = deadline.left;
+    if (left <= 0) {
+      const last = lastConnectionError(client);
+      throw new NoAnswer(
+        `not connected to Redis for ${deadline.limit} ms (the client is ${client.status}${last === undefined ? '' : `; last error: ${last.message}`}); ` +
+          'it reconnects by itself: try again later, or raise the index\'s timeout',
+      );
+    }
+    await sleep(Math.min(wait, left));
+  }
+}
+
+/** `pending`'s answer, or a `NoAnswer` at the deadline (the request stays counted until it settles). */
+function answerBy<T>(client: Redis | Cluster, deadline: Deadline, pending: Promise<T>): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    let late = false;
+    const timer = setTimeout(() => {
+      late = true;
+      overdue.set(client, (overdue.get(client) ?? 0) + 1);
+      reject(new NoAnswer(`Redis did not answer within ${deadline.limit} ms`));
+    }, Math.max(0, deadline.left));
+    pending.then(
+      (value) => {
+        clearTimeout(timer);
+        if (late) overdue.set(client, overdue.get(client)! - 1);
+        else resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        if (late) overdue.set(client, overdue.get(client)! - 1);
+        else reject(error);
+      },
+    );
+  });
+}
+
+/** Reloads a cluster client's slot table; one reload at a time per client. */
+const refreshing = new WeakMap<Cluster, Promise<void>>();
+function refreshSlots(client: Cluster): Promise<void> {
+  let pending = refreshing.get(client);
+  if (pending === undefined) {
+    pending = new Promise<void>((resolve) => {
+      // Not in ioredis's declared API, but public and stable: the reload it runs on MOVED.
+      (client as unknown as { refreshSlotsCache(callback: () => void): void }).refreshSlotsCache(() => resolve());
+    }).finally(() => refreshing.delete(client));
+    refreshing.set(client, pending);
+  }
+  return pending;
+}
+
+/** Whether `client` is a cluster client. */
+export function isCluster(client: Redis | Cluster): client is Cluster {
+  return 'nodes' in client && typeof client.nodes === 'function';
+}
