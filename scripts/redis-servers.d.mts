@@ -6,6 +6,10 @@ export interface RedisNode {
   readonly pid: number | undefined;
   start(): Promise<void>;
   kill(): Promise<void>;
+  /** Freezes the server (SIGSTOP): its connections stay open and nothing answers. */
+  pause(): void;
+  /** Lets a frozen server run again (SIGCONT). */
+  resume(): void;
   killNow(): void;
   cli(...command: string[]): Promise<string>;
 }

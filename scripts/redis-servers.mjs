@@ -123,6 +123,16 @@ class RedisNode {
     }
   }
 
+  /** Freezes the server (SIGSTOP): its connections stay open and nothing answers. */
+  pause() {
+    if (this.pid !== undefined) process.kill(this.pid, 'SIGSTOP');
+  }
+
+  /** Lets a frozen server run again (SIGCONT). */
+  resume() {
+    if (this.pid !== undefined) process.kill(this.pid, 'SIGCONT');
+  }
+
   killNow() {
     if (this.pid !== undefined) {
       for (const pid of [...childrenOf(this.pid), this.pid]) {

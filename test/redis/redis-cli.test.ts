@@ -158,4 +158,24 @@ describe('dedup --redis', () => {
     expect(badUrl.status).toBe(2);
     expect(badUrl.stderr).toMatch(/--redis must be a redis:\/\/ URL/);
   });
+
+  it('fails in bounded time, naming the server and the reason, when it is down or frozen', async () => {
+    const down = runSync([all, ...options, '--redis', 'redis://127.0.0.1:1', '--index', uniqueName('down')]);
+    expect(down.status).toBe(2);
+    expect(down.stderr).toContain('could not connect to Redis at redis://127.0.0.1:1: connect ECONNREFUSED 127.0.0.1:1');
+    expect(down.stderr).not.toContain('Unhandled error event');
+    const node = servers().nodes[0]!;
+    node.pause();
+    let frozen: ReturnType<typeof runSync>;
+    const started = Date.now();
+    try {
+      frozen = runSync([all, ...options, '--redis', servers().url, '--index', uniqueName('frozen')]);
+    } finally {
+      node.resume();
+    }
+    expect(Date.now() - started).toBeLessThan(15_000);
+    expect(frozen.status).toBe(2);
+    expect(frozen.stderr).toContain(`could not connect to Redis at ${servers().url}: no answer within 5000 ms`);
+    await servers().waitHealthy(30_000);
+  }, 60_000);
 });

@@ -42,13 +42,18 @@ export async function connectRedis(url: string, options: ConnectRedisOptions = {
   let cause: Error | undefined;
   probe.on('error', (error: Error) => (cause ??= error));
   let clustered: boolean;
+  let timer: NodeJS.Timeout | undefined;
   try {
-    await probe.connect();
-    clustered = /cluster_enabled:1/.test(await probe.info('cluster'));
+    // A frozen server accepts the connection (the kernel does) and never answers.
+    const silent = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no answer within ${connectTimeout} ms`)), connectTimeout);
+    });
+    clustered = await Promise.race([probe.connect().then(async () => /cluster_enabled:1/.test(await probe.info('cluster'))), silent]);
   } catch (error) {
     const reason = (cause ?? (error as Error)).message;
     throw new Error(`could not connect to Redis at ${redacted(url)}: ${reason}`, { cause: cause ?? error });
   } finally {
+    clearTimeout(timer);
     probe.disconnect();
   }
   if (!clustered) {
