@@ -1,4 +1,5 @@
-// `npm run bench:redis [-- --entries N] [-- --entries10 N] [-- --quick]`: the shared index on real
+// `npm run bench:redis [-- --entries N] [--entries10 N] [--quick] [--only one|cluster] [--distances 3,10]`:
+// the shared index on real
 // servers started here (scripts/redis-servers.mjs), nothing left running afterwards.
 //
 // 1. One server: our index against datasketch's Redis-backed MinHashLSH (PyPI, installed into
@@ -26,6 +27,9 @@ const quick = args.includes('--quick');
 const entries3 = option('--entries', quick ? 20_000 : 1_000_000);
 const entries10 = option('--entries10', quick ? 10_000 : 200_000);
 const seconds = quick ? 2 : 8;
+// `--only cluster` or `--only one`: one of the two parts; `--distances 3,10`: the cluster's.
+const only = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined;
+const distances = args.includes('--distances') ? args[args.indexOf('--distances') + 1].split(',').map(Number) : [3, 10];
 const CLIENTS = 4;
 
 execFileSync(process.execPath, [`${root}scripts/ensure-redis.mjs`], { stdio: 'inherit' });
@@ -112,7 +116,7 @@ const load = () => loadavg()[0]?.toFixed(1);
 console.log(`${machine}; load average ${load()}`);
 
 // 1. One server: ours against datasketch.
-{
+if (only === undefined || only === 'one') {
   const servers = await RedisServers.single();
   try {
     const n = quick ? 5000 : 20_000;
@@ -145,14 +149,11 @@ console.log(`${machine}; load average ${load()}`);
 }
 
 // 2. The cluster.
-{
+if (only === undefined || only === 'cluster') {
   // A longer node timeout than the tests': a loaded 2-core machine must not fail over mid-run.
   const servers = await RedisServers.cluster(3, 5000);
   try {
-    for (const [distance, n] of [
-      [3, entries3],
-      [10, entries10],
-    ]) {
+    for (const [distance, n] of distances.map((d) => [d, d > 5 ? entries10 : entries3])) {
       const name = `d${distance}`;
       const section = `cluster 3+3, d=${distance}`;
       const before = await mastersMemory(servers);
@@ -163,8 +164,11 @@ console.log(`${machine}; load average ${load()}`);
       row(section, 'memory per entry (masters; replicas hold as much)', `${((after - before) / n).toFixed(0)} B`);
       const many = await withCpu(servers, () => parallel(CLIENTS, { url: servers.url, name, op: 'queryMany', count: 0, batch: distance > 5 ? 50 : 1000, seconds, total: n }));
       row(section, `queryMany (batches of ${distance > 5 ? 50 : 1000}), ${CLIENTS} processes`, rate(many.perSecond), `${many.hits} hits; ${many.cpu}`);
-      const each = await withCpu(servers, () => parallel(CLIENTS, { url: servers.url, name, op: 'query', count: 0, concurrency: 16, seconds, total: n }));
-      row(section, `query, ${CLIENTS} processes × 16 in flight`, rate(each.perSecond), `median ${ms(each.medianMs)}, p99 ${ms(each.p99Ms)}; ${each.cpu}`);
+      // Latency grows with the queries in flight (they wait for the cores): two loads.
+      for (const concurrency of [16, 4]) {
+        const each = await withCpu(servers, () => parallel(CLIENTS, { url: servers.url, name, op: 'query', count: 0, concurrency, seconds, total: n }));
+        row(section, `query, ${CLIENTS} processes × ${concurrency} in flight`, rate(each.perSecond), `median ${ms(each.medianMs)}, p99 ${ms(each.p99Ms)}; ${each.cpu}`);
+      }
       const one = await withCpu(servers, () => parallel(1, { url: servers.url, name, op: 'query', count: 0, concurrency: 1, seconds, total: n }));
       row(section, 'query, one client, one at a time', rate(one.perSecond), `median ${ms(one.medianMs)}, p99 ${ms(one.p99Ms)}; ${one.cpu}`);
     }

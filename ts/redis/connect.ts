@@ -81,9 +81,9 @@ export async function connectRedis(url: string, options: ConnectRedisOptions = {
       retryDelayOnTryAgain: 100,
       retryDelayOnMoved: 0,
       maxRedirections: 16,
-      // A failover the client did not see as a disconnect (a master frozen, then demoted) is
-      // found by asking the cluster again every few seconds, besides on each redirection.
-      slotsRefreshInterval: 2000,
+      // No periodic reload of the slot table (`slotsRefreshInterval`): ioredis 5 re-arms its
+      // timer when a reload ends after `disconnect()`, which keeps the process alive for good.
+      // The index reloads the table itself when a request meets a redirection.
       slotsRefreshTimeout: 1000,
       redisOptions: {
         ...(parsed.username === '' ? {} : { username: decodeURIComponent(parsed.username) }),

@@ -159,19 +159,18 @@ export class Geometry {
   }
 
   /**
-   * What `key` is to this index: bucket `b` of table `t`, record hash `r`, the entry counter
-   * of group `g`, or nothing (another index's key, or a name out of range).
+   * What `key` is to this index: bucket `b` of table `t`, record hash `r`, or neither (another
+   * index's key, a counter, or a name out of range).
    */
-  parseKey(key: string): { kind: 'bucket'; t: number; b: number } | { kind: 'record'; r: number; group: number } | { kind: 'counter'; group: number } | undefined {
+  parseKey(key: string): { kind: 'bucket'; t: number; b: number } | { kind: 'record'; r: number } | undefined {
     const close = key.indexOf('}:');
     const group = close < 0 ? -1 : this.#groupPrefixes.indexOf(key.slice(0, close + 2));
     if (group < 0) return undefined;
     const rest = key.slice(close + 2);
-    if (rest === 'n') return { kind: 'counter', group };
     const record = /^r(\d{1,8})$/.exec(rest);
     if (record !== null) {
       const r = Number(record[1]);
-      return r < 2 ** this.description.recordBits && this.recordGroup(r) === group ? { kind: 'record', r, group } : undefined;
+      return r < 2 ** this.description.recordBits && this.recordGroup(r) === group ? { kind: 'record', r } : undefined;
     }
     const bucket = /^t(\d{1,3}):(\d{1,8})$/.exec(rest);
     if (bucket === null) return undefined;
@@ -183,6 +182,11 @@ export class Geometry {
   /** Every key of the index matches this pattern (for SCAN). */
   get keyPattern(): string {
     return `simhash:{${escapeGlob(this.#name)}/*}:*`;
+  }
+
+  /** Every record hash of the index matches this pattern (for SCAN). */
+  get recordPattern(): string {
+    return `simhash:{${escapeGlob(this.#name)}/*}:r*`;
   }
 }
 

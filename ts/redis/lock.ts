@@ -8,6 +8,15 @@ import type { Cluster, Redis } from 'ioredis';
 import { indexError } from './errors.js';
 import { Deadline, send } from './requests.js';
 
+/**
+ * Takes the lock if it is free or already the caller's (a request re-sent after its reply was
+ * lost must not make the caller wait for itself). KEYS: lock; ARGV: token, milliseconds.
+ */
+const ACQUIRE = `local held = redis.call('GET', KEYS[1])
+if held and held ~= ARGV[1] then return 0 end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+return 1`;
+
 /** Deletes the lock only if the caller still holds it. KEYS: lock; ARGV: token. */
 const UNLOCK = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
 
@@ -21,8 +30,8 @@ const processPart = Math.random().toString(36).slice(2) + Date.now().toString(36
 
 /**
  * Runs `work` while holding `key`, waiting (polling, up to 200 ms apart) while another holder
- * has it; each request to Redis has `timeout` ms. The lock expires `holdFor` ms after it was last renewed, so a holder that dies delays
- * the others by at most that; while `work` runs it is renewed every third of `holdFor`. `work`
+ * has it; each request to Redis has `timeout` ms. The lock expires `holdFor` ms after it was
+ * last renewed, so a holder that dies delays the others by at most that; while `work` runs it is renewed every third of `holdFor`. `work`
  * calls `stillHeld()` before it writes: that renews the lock once more and fails, before any
  * write, if the lock lapsed (the process stalled longer than `holdFor`) and may be another's.
  */
@@ -36,7 +45,7 @@ export async function withLock<T>(
 ): Promise<T> {
   const token = `${processPart}:${++tokens}`;
   try {
-    for (let wait = 2; (await send(client, new Deadline(timeout), () => client.set(key, token, 'PX', holdFor, 'NX'))) !== 'OK'; wait = Math.min(200, wait * 2)) {
+    for (let wait = 2; Number(await send(client, new Deadline(timeout), () => client.eval(ACQUIRE, 1, key, token, String(holdFor)))) !== 1; wait = Math.min(200, wait * 2)) {
       await new Promise((resolve) => setTimeout(resolve, wait));
     }
   } catch (error) {

@@ -11,13 +11,13 @@ import { toU64Array } from '../shared/u64-input.js';
 import { checkBlocks, checkDistance, checkOptions, checkU64, describe } from '../shared/validate.js';
 import { type Description, Geometry, bucketsPerQuery, descriptionKey, forEachInBall, lockKey, partShapes, popcount32 } from './geometry.js';
 import { CorruptKey, RedisIndexError, indexError } from './errors.js';
-import { ADD_MEMBERS, ADD_MISSING_MEMBERS, DELETE_RECORDS, DESCRIBE, GET_RECORDS, REMOVE_MEMBERS, SET_RECORDS, type RecordValues, type Script } from './scripts.js';
+import { ADD_MEMBERS, ADD_MISSING_MEMBERS, COUNT_RULE, DELETE_RECORDS, DESCRIBE, GET_RECORDS, REMOVE_MEMBERS, SET_RECORDS, type RecordValues, type Script } from './scripts.js';
 import { Deadline, isCluster, send } from './requests.js';
 import { Repair, type RepairAccess, type RepairReport } from './repair.js';
 import { GroupedCalls } from './grouped-calls.js';
 import { balancedTags } from './hash-tags.js';
 import { QueryBatcher } from './query-batcher.js';
-import { checkReplicas, waitForReplicas } from './replicas.js';
+import { checkReplicas, connectionsBefore, waitForReplicas } from './replicas.js';
 import { withLock } from './lock.js';
 import { SimHashIndex } from '../wasm/simhash-index.js';
 
@@ -96,6 +96,8 @@ const MAX_BUCKETS = 4096;
 const BUCKETS_PER_ROUND = 1 << 16;
 /** Entries written per round of script calls, so a huge `addMany` never builds one huge reply. */
 const WRITE_CHUNK = 16384;
+/** Rounds of a `queryMany` sent before the first is answered; each holds its replies in memory. */
+const ROUNDS_IN_FLIGHT = 4;
 /** Most queries probed per round of script calls. */
 const QUERY_CHUNK = 4096;
 /**
@@ -346,7 +348,7 @@ export class RedisSimHashIndex {
         Array.from({ length: geometry.description.groups }, async (_, g) => {
           const key = geometry.counterKey(g);
           const count = await send(this.#client, deadline, () => this.#client.get(key));
-          if (count !== null && !/^(0|[1-9]\d{0,15})$/.test(count)) throw new CorruptKey(key, `holds '${count.slice(0, 40)}', not an entry count`);
+          if (count !== null && !COUNT_RULE.test(count)) throw new CorruptKey(key, `holds '${count.slice(0, 40)}', not an entry count`);
           return Number(count ?? 0);
         }),
       );
@@ -385,11 +387,19 @@ export class RedisSimHashIndex {
   async #queryMany(values: BigUint64Array, distance: number, limit: number): Promise<QueryManyResult> {
     // A copy: the input may be a view of WebAssembly memory that grows while Redis answers.
     const split = halves(values);
-    const perQuery: { ids: number[]; distances: number[] }[] = [];
     const chunk = this.#queryChunk;
-    for (let start = 0; start < values.length; start += chunk) {
-      perQuery.push(...(await this.#probe(split.subarray(2 * start, 2 * (start + chunk)), distance, limit, this.#deadline())));
+    const rounds: Promise<{ ids: number[]; distances: number[] }[]>[] = [];
+    // A few rounds in flight at once: the client prepares one while Redis answers another.
+    const inFlight: Promise<unknown>[] = [];
+    let failed = false;
+    for (let start = 0; start < values.length && !failed; start += chunk) {
+      if (inFlight.length === ROUNDS_IN_FLIGHT) await inFlight.shift();
+      const round = this.#probe(split.subarray(2 * start, 2 * (start + chunk)), distance, limit, this.#deadline());
+      rounds.push(round);
+      // Once a round failed, the call has failed: no more rounds are sent.
+      inFlight.push(round.catch(() => (failed = true)));
     }
+    const perQuery = (await Promise.all(rounds)).flat();
     const total = perQuery.reduce((sum, found) => sum + found.ids.length, 0);
     const offsets = new Uint32Array(values.length + 1);
     const ids = new Uint32Array(total);
@@ -448,11 +458,6 @@ export class RedisSimHashIndex {
         count.writeUInt32BE(members.length);
         return send(this.#client, deadline, () => REMOVE_MEMBERS.run(node, [key], [members, count])).then(Number);
       },
-      restore: async (ids, values, deadline) => {
-        // Members first, as every write: their witnesses are there, the others are added.
-        await this.#members('repair', ADD_MISSING_MEMBERS, ids, values, deadline);
-        await this.#records(SET_RECORDS, ids, deadline, values);
-      },
       addMembers: (ids, values, deadline) => this.#members('repair', ADD_MISSING_MEMBERS, ids, values, deadline),
     };
   }
@@ -475,13 +480,14 @@ export class RedisSimHashIndex {
     // Candidates within the distance by the fingerprint their member holds, compared with the
     // query permuted alike (a permutation leaves Hamming distances as they are).
     const candidates: Set<number>[] = Array.from({ length: count }, () => new Set());
-    for (const { reply, keyTags } of replies) {
+    for (const { reply, tags, keyStarts } of replies) {
       (reply as (Buffer | null)[]).forEach((bucket, k) => {
         if (bucket === null) return;
         // A DataView reads big-endian words without Buffer's per-call argument checks.
         const view = new DataView(bucket.buffer, bucket.byteOffset, bucket.length);
         const end = bucket.length - 11;
-        for (const tag of keyTags[k]!) {
+        for (let m = keyStarts[k]!; m < keyStarts[k + 1]!; m++) {
+          const tag = tags[m]!;
           const q = Math.floor(tag / tables.length);
           geometry.permute(values[2 * q + 1]!, values[2 * q]!, tag - q * tables.length);
           const { high, low } = geometry;
@@ -522,24 +528,25 @@ export class RedisSimHashIndex {
 
   /**
    * The buckets `keys` (of one slot) hold, each checked to be whole 12-byte members. MGET says
-   * nothing of a key of another type (it answers nil, as for no key): an EXISTS in the same
-   * round counts the keys, and when it finds more than MGET answered, their types are read
-   * (a concurrent write may also have made a bucket between the two).
+   * nothing of a key of another type (it answers nil, as for no key): when some key answered
+   * nil, an EXISTS over those alone says whether any is there after all, and then their types
+   * are read (a concurrent write may also have made a bucket meanwhile). Buckets at the
+   * index's capacity are rarely empty, so this second round is rare; below capacity it costs a
+   * round trip, where an EXISTS of every key in the first round cost a tenth of the client's
+   * time at distance 10.
    */
   async #readBuckets(keys: string[], deadline: Deadline): Promise<(Buffer | null)[]> {
     const client = this.#client;
-    const [buckets, existing] = await Promise.all([send(client, deadline, () => client.mgetBuffer(keys)), send(client, deadline, () => client.exists(keys))]);
-    let answered = 0;
+    const buckets = await send(client, deadline, () => client.mgetBuffer(keys));
+    const absent: string[] = [];
     buckets.forEach((bucket, k) => {
-      if (bucket === null) return;
-      answered++;
-      if (bucket.length % 12 !== 0) throw new CorruptKey(keys[k]!, `holds ${bucket.length} bytes, not whole 12-byte members`);
+      if (bucket === null) absent.push(keys[k]!);
+      else if (bucket.length % 12 !== 0) throw new CorruptKey(keys[k]!, `holds ${bucket.length} bytes, not whole 12-byte members`);
     });
-    if (existing > answered) {
-      const unanswered = keys.filter((_, k) => buckets[k] === null);
-      const types = await Promise.all(unanswered.map((key) => send(client, deadline, () => client.type(key))));
+    if (absent.length > 0 && (await send(client, deadline, () => client.exists(absent))) > 0) {
+      const types = await Promise.all(absent.map((key) => send(client, deadline, () => client.type(key))));
       types.forEach((type, k) => {
-        if (type !== 'none' && type !== 'string') throw new CorruptKey(unanswered[k]!, `is a ${type}, not a string of members`);
+        if (type !== 'none' && type !== 'string') throw new CorruptKey(absent[k]!, `is a ${type}, not a string of members`);
       });
     }
     return buckets;
@@ -652,8 +659,9 @@ export class RedisSimHashIndex {
     const write = operation !== 'query';
     let result: T;
     try {
+      const before = write && this.#replicas > 0 ? connectionsBefore(this.#client) : undefined;
       result = await step();
-      if (write && this.#replicas > 0) await waitForReplicas(this.#client, this.#replicas, this.#replicaTimeout, deadline);
+      if (before !== undefined) await waitForReplicas(this.#client, this.#replicas, this.#replicaTimeout, deadline, before);
     } catch (error) {
       throw indexError(operation, error, write);
     }

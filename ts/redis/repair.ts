@@ -1,15 +1,19 @@
 /**
  * `RedisSimHashIndex.repair()`: every key of an index checked against what the index writes,
  * and put right from what is still readable. Records are the truth for buckets (a member no
- * record accounts for is a stray; a lost bucket is rebuilt from the records) and buckets are
+ * record accounts for is a stray; a corrupt bucket is rebuilt from the records) and buckets are
  * the witnesses for records (a member holds its whole fingerprint, permuted, so an unreadable
  * record is restored from what its members agree on).
+ *
+ * Nothing corrupt is deleted before what replaces it is known: a corrupt key is replaced in one
+ * command or script, so a repair that fails part-way leaves each key either as it was or put
+ * right, and running it again finishes the work.
  */
 
 import type { Cluster, Redis } from 'ioredis';
 import type { Geometry } from './geometry.js';
-import { type Deadline, isCluster, send } from './requests.js';
-import type { RecordValues } from './scripts.js';
+import { type Deadline, mastersOf, send } from './requests.js';
+import { COUNT_RULE, REPLACE_RECORDS, type RecordValues } from './scripts.js';
 
 /** What `repair()` found and did. */
 export interface RepairReport {
@@ -23,7 +27,7 @@ export interface RepairReport {
   restored: number;
   /** Ids whose record was unreadable and whose members did not settle its fingerprint: removed. */
   lost: number[];
-  /** Bucket keys deleted as corrupt and rebuilt from the records. */
+  /** Corrupt bucket keys rebuilt from the records. */
   rebuilt: number;
   /** Entry counters that disagreed with the records, set anew. */
   counters: number;
@@ -33,24 +37,26 @@ export interface RepairReport {
 export interface RepairAccess {
   readonly client: Redis | Cluster;
   readonly geometry: Geometry;
-  /** A new deadline: each round of requests has the index's time limit. */
+  /** A new deadline: each request has the index's time limit. */
   deadline(): Deadline;
   /** What the records of `ids` hold. */
   readRecords(ids: Uint32Array, deadline: Deadline): Promise<RecordValues>;
   /** Removes `members` (12 bytes each) and any second copy of a member from bucket `key`; how many went. */
   removeMembers(node: Redis, key: string, members: Buffer, deadline: Deadline): Promise<number>;
-  /** Writes records and adds whatever table members they lack (values as low, high halves). */
-  restore(ids: Uint32Array, values: Uint32Array, deadline: Deadline): Promise<void>;
-  /** Adds the members of entries that their buckets lack. */
+  /** Adds the members of entries (values as low, high halves) that their buckets lack. */
   addMembers(ids: Uint32Array, values: Uint32Array, deadline: Deadline): Promise<void>;
 }
 
-/** Buckets read per round. */
-const BUCKETS_PER_ROUND = 256;
+/** Buckets read, or keys counted, per round. */
+const ROUND = 256;
 
 interface Located {
   readonly node: Redis;
   readonly key: string;
+}
+
+interface Witness extends Located {
+  readonly member: Buffer;
 }
 
 /** One run of `repair()`. */
@@ -58,42 +64,44 @@ export class Repair {
   readonly #access: RepairAccess;
   readonly #report: RepairReport = { strays: 0, copies: 0, corrupt: [], restored: 0, lost: [], rebuilt: 0, counters: 0 };
   readonly #corrupt = new Set<string>();
-  /** Record hashes found, by record number. */
+  /** Record hashes, by record number. */
   readonly #records = new Map<number, Located>();
-  /** Record numbers whose hash was deleted as corrupt: their ids are restored from members. */
-  readonly #lostRecords = new Set<number>();
+  /** Record keys of another type than hash, by record number: their ids are restored from members. */
+  readonly #lostRecords = new Map<number, Located>();
   /** Ids whose value is unreadable, with their record hash. */
   readonly #unreadable = new Map<number, Located>();
   /** For ids to restore: each candidate fingerprint (as high:low) with the members that hold it. */
-  readonly #witnesses = new Map<number, Map<string, { node: Redis; key: string; member: Buffer }[]>>();
-  /** Bucket ids (see `Geometry.bucketId`) deleted as corrupt, to rebuild. */
-  readonly #rebuild = new Set<number>();
+  readonly #witnesses = new Map<number, Map<string, Witness[]>>();
+  /** Corrupt buckets to rebuild, by bucket id (see `Geometry.bucketId`). */
+  readonly #rebuild = new Map<number, Located>();
 
   constructor(access: RepairAccess) {
     this.#access = access;
   }
 
   async run(): Promise<RepairReport> {
-    const { buckets } = await this.#scan();
+    const buckets = await this.#scan(this.#access.geometry.keyPattern);
     for (const [r, record] of this.#records) await this.#checkRecords(r, record);
-    for (let start = 0; start < buckets.length; start += BUCKETS_PER_ROUND) await this.#checkBuckets(buckets.slice(start, start + BUCKETS_PER_ROUND));
-    await this.#restore();
-    await this.#rebuildBuckets();
+    for (let start = 0; start < buckets.length; start += ROUND) await this.#checkBuckets(buckets.slice(start, start + ROUND));
+    const { winners, losing } = this.#choose();
+    await this.#rebuildBuckets(winners);
+    await this.#restore(winners, losing);
     await this.#setCounters();
     this.#report.corrupt = [...this.#corrupt].sort();
     this.#report.lost.sort((a, b) => a - b);
     return this.#report;
   }
 
-  /** Every key of the index, on every master. */
-  async #scan(): Promise<{ buckets: (Located & { t: number; b: number })[] }> {
+  /** Keys matching `pattern` on every master: the buckets returned, the record hashes kept. */
+  async #scan(pattern: string): Promise<(Located & { t: number; b: number })[]> {
     const { client, geometry } = this.#access;
     const buckets: (Located & { t: number; b: number })[] = [];
-    for (const node of isCluster(client) ? client.nodes('master') : [client]) {
+    this.#records.clear();
+    for (const node of mastersOf(client)) {
       let cursor = '0';
       do {
         let keys: string[];
-        [cursor, keys] = await send(client, this.#access.deadline(), () => node.scan(cursor, 'MATCH', geometry.keyPattern, 'COUNT', 1000));
+        [cursor, keys] = await send(client, this.#access.deadline(), () => node.scan(cursor, 'MATCH', pattern, 'COUNT', 1000));
         for (const key of keys) {
           const parsed = geometry.parseKey(key);
           if (parsed?.kind === 'bucket') buckets.push({ node, key, t: parsed.t, b: parsed.b });
@@ -101,74 +109,97 @@ export class Repair {
         }
       } while (cursor !== '0');
     }
-    return { buckets };
+    return buckets;
   }
 
-  /** Step 1 for one record hash. */
-  async #checkRecords(r: number, { node, key }: Located): Promise<void> {
-    const { client, geometry } = this.#access;
+  /** Step 1 for one record hash: fields that are no ids of it deleted, the rest noted. */
+  async #checkRecords(r: number, located: Located): Promise<void> {
+    const { client } = this.#access;
+    const { node, key } = located;
     const type = await send(client, this.#access.deadline(), () => node.type(key));
     if (type !== 'hash') {
       if (type === 'none') return;
       this.#corrupt.add(key);
-      this.#lostRecords.add(r);
-      this.#records.delete(r);
-      await send(client, this.#access.deadline(), () => node.del(key));
+      this.#lostRecords.set(r, located);
       return;
     }
-    let cursor = '0';
-    do {
-      let flat: Buffer[];
-      [cursor, flat] = await send(client, this.#access.deadline(), () => node.hscanBuffer(key, cursor, 'COUNT', 1000)).then(([c, f]) => [String(c), f] as [string, Buffer[]]);
-      const strange: Buffer[] = [];
-      for (let k = 0; k + 1 < flat.length; k += 2) {
-        const field = flat[k]!;
-        const value = flat[k + 1]!;
-        if (field.length !== 4 || geometry.record(field.readUInt32BE(0)) !== r) strange.push(field);
-        else if (value.length !== 8) this.#unreadable.set(field.readUInt32BE(0), { node, key });
-        else continue;
+    await this.#eachRecord(located, (id, value) => {
+      if (value.length !== 8) {
+        this.#unreadable.set(id, located);
         this.#corrupt.add(key);
       }
-      if (strange.length > 0) await send(client, this.#access.deadline(), () => node.hdel(key, ...strange));
+    }, async (strange) => {
+      this.#corrupt.add(key);
+      await send(client, this.#access.deadline(), () => node.hdel(key, ...strange));
+    });
+  }
+
+  /**
+   * Calls `visit` with each field of record hash `r` that is an id of it, and `strange` with
+   * each page's other fields.
+   */
+  async #eachRecord({ node, key }: Located, visit: (id: number, value: Buffer) => void, strange?: (fields: Buffer[]) => Promise<void>): Promise<void> {
+    const { client, geometry } = this.#access;
+    const r = geometry.parseKey(key);
+    let cursor = '0';
+    do {
+      const [next, flat] = await send(client, this.#access.deadline(), () => node.hscanBuffer(key, cursor, 'COUNT', 1000));
+      cursor = String(next);
+      const others: Buffer[] = [];
+      for (let k = 0; k + 1 < flat.length; k += 2) {
+        const field = flat[k]!;
+        if (field.length === 4 && r?.kind === 'record' && geometry.record(field.readUInt32BE(0)) === r.r) visit(field.readUInt32BE(0), flat[k + 1]!);
+        else others.push(field);
+      }
+      if (others.length > 0 && strange !== undefined) await strange(others);
     } while (cursor !== '0');
   }
 
-  /** Step 2 for a round of buckets. */
+  /** Step 2 for a round of buckets: corrupt ones noted, strays and copies removed, witnesses kept. */
   async #checkBuckets(round: (Located & { t: number; b: number })[]): Promise<void> {
     const { client, geometry } = this.#access;
-    const deadline = this.#access.deadline();
     const held = await Promise.all(
       round.map(({ node, key }) =>
-        send(client, deadline, () => node.getBuffer(key)).catch((error: unknown) => {
+        send(client, this.#access.deadline(), () => node.getBuffer(key)).catch((error: unknown) => {
           if (error instanceof Error && error.message.startsWith('WRONGTYPE')) return 'wrong type' as const;
           throw error;
         }),
       ),
     );
     const ids: number[] = [];
-    const members: { at: number; bucket: Buffer }[] = [];
+    const members: { at: number; member: Buffer }[] = [];
     for (let k = 0; k < round.length; k++) {
       const bucket = held[k]!;
       const { node, key, t, b } = round[k]!;
       if (bucket === 'wrong type' || (bucket !== null && bucket.length % 12 !== 0)) {
         this.#corrupt.add(key);
-        this.#rebuild.add(geometry.bucketId(t, b));
-        // Its members are lost either way; the rebuild writes what the records say.
-        await send(client, deadline, () => node.del(key));
+        this.#rebuild.set(geometry.bucketId(t, b), { node, key });
         continue;
       }
       if (bucket === null) continue;
       for (let at = 0; at < bucket.length; at += 12) {
         ids.push(bucket.readUInt32BE(at + 8));
-        members.push({ at: k, bucket: bucket.subarray(at, at + 12) });
+        members.push({ at: k, member: bucket.subarray(at, at + 12) });
       }
     }
     if (ids.length === 0) return;
-    const records = await this.#access.readRecords(Uint32Array.from(ids), deadline);
+    // A record key of another type would fail the read: its ids count as having no record.
+    const readable = ids.filter((id) => !this.#lostRecords.has(geometry.record(id)));
+    const read = await this.#access.readRecords(Uint32Array.from(readable), this.#access.deadline());
+    const records: RecordValues =
+      readable.length === ids.length ? read : { found: new Uint8Array(ids.length), high: new Uint32Array(ids.length), low: new Uint32Array(ids.length) };
+    if (readable.length !== ids.length) {
+      for (let k = 0, m = 0; k < ids.length; k++) {
+        if (this.#lostRecords.has(geometry.record(ids[k]!))) continue;
+        records.found[k] = read.found[m]!;
+        records.high[k] = read.high[m]!;
+        records.low[k] = read.low[m++]!;
+      }
+    }
     const strays = new Map<number, Buffer[]>();
-    const copies = new Map<number, number>();
+    const copies = new Set<number>();
     const seen = new Set<string>();
-    members.forEach(({ at, bucket: member }, k) => {
+    members.forEach(({ at, member }, k) => {
       const { node, key, t } = round[at]!;
       const id = ids[k]!;
       const high = member.readUInt32BE(0);
@@ -177,7 +208,7 @@ export class Repair {
         geometry.permute(records.high[k]!, records.low[k]!, t);
         if (geometry.high === high && geometry.low === low) {
           const text = key + member.toString('latin1');
-          if (seen.has(text)) copies.set(at, (copies.get(at) ?? 0) + 1);
+          if (seen.has(text)) copies.add(at);
           else seen.add(text);
           return;
         }
@@ -202,7 +233,7 @@ export class Repair {
         if (stray.length === 0 && !copies.has(at)) return;
         // The script drops the strays (and any second copy of a member) from what the bucket
         // holds then, so members added meanwhile stay.
-        const removed = await this.#access.removeMembers(node, key, Buffer.concat(stray), deadline);
+        const removed = await this.#access.removeMembers(node, key, Buffer.concat(stray), this.#access.deadline());
         this.#report.strays += Math.min(removed, stray.length);
         this.#report.copies += Math.max(0, removed - stray.length);
       }),
@@ -210,109 +241,134 @@ export class Repair {
   }
 
   /**
-   * Step 3: each id to restore gets the fingerprint most of its members hold (when no other
-   * has as many); the members of the others go. Ids left unreadable with no such fingerprint
-   * are removed.
+   * Each id to restore gets the fingerprint most of its members hold, when no other has as
+   * many; the members holding the others are to go, and every member of an id with no such
+   * fingerprint.
    */
-  async #restore(): Promise<void> {
-    const { client } = this.#access;
-    const ids: number[] = [];
-    const values: number[] = [];
-    const losing: { node: Redis; key: string; member: Buffer }[] = [];
+  #choose(): { winners: Map<number, [number, number]>; losing: Witness[] } {
+    const winners = new Map<number, [number, number]>();
+    const losing: Witness[] = [];
     for (const [id, byValue] of this.#witnesses) {
       const ranked = [...byValue].sort((a, b) => b[1].length - a[1].length);
       const [best, second] = ranked;
       if (second !== undefined && second[1].length === best![1].length) {
         for (const [, list] of ranked) losing.push(...list);
-        this.#report.lost.push(id);
         continue;
       }
-      const [high, low] = best![0].split(':').map(Number) as [number, number];
-      ids.push(id);
-      values.push(low, high);
+      winners.set(id, best![0].split(':').map(Number) as [number, number]);
       for (const [, list] of ranked.slice(1)) losing.push(...list);
     }
-    const deadline = this.#access.deadline();
-    if (ids.length > 0) {
-      await this.#access.restore(Uint32Array.from(ids), Uint32Array.from(values), deadline);
-      this.#report.restored += ids.length;
-    }
-    for (const { node, key, member } of losing) this.#report.strays += await this.#access.removeMembers(node, key, member, deadline);
-    // Unreadable values that no member vouched for.
-    const restored = new Set(this.#witnesses.keys());
-    for (const [id, { node, key }] of this.#unreadable) {
-      if (restored.has(id)) continue;
-      const field = Buffer.alloc(4);
-      field.writeUInt32BE(id);
-      await send(client, deadline, () => node.hdel(key, field));
-      this.#report.lost.push(id);
-    }
+    return { winners, losing };
   }
 
-  /** Step 3, buckets: every record whose entry has a member in a deleted bucket writes it again. */
-  async #rebuildBuckets(): Promise<void> {
+  /**
+   * Each corrupt bucket replaced, in one command, by the members the readable records and the
+   * restored ids put in it.
+   */
+  async #rebuildBuckets(winners: Map<number, [number, number]>): Promise<void> {
     if (this.#rebuild.size === 0) return;
     const { client, geometry } = this.#access;
-    const tables = geometry.tables.length;
-    // The record hashes as they are now: restoring may have made some.
-    const { records } = await this.#recordKeys();
-    for (const { node, key } of records.values()) {
-      let cursor = '0';
-      do {
-        let flat: Buffer[];
-        [cursor, flat] = await send(client, this.#access.deadline(), () => node.hscanBuffer(key, cursor, 'COUNT', 1000)).then(([c, f]) => [String(c), f] as [string, Buffer[]]);
-        const ids: number[] = [];
-        const values: number[] = [];
-        for (let k = 0; k + 1 < flat.length; k += 2) {
-          const value = flat[k + 1]!;
-          if (flat[k]!.length !== 4 || value.length !== 8) continue;
-          const high = value.readUInt32BE(0);
-          const low = value.readUInt32BE(4);
-          for (let t = 0; t < tables; t++) {
-            geometry.permute(high, low, t);
-            if (this.#rebuild.has(geometry.bucketId(t, geometry.bucket(geometry.high, t)))) {
-              ids.push(flat[k]!.readUInt32BE(0));
-              values.push(low, high);
-              break;
-            }
-          }
-        }
-        if (ids.length > 0) await this.#access.addMembers(Uint32Array.from(ids), Uint32Array.from(values), this.#access.deadline());
-      } while (cursor !== '0');
+    const contents = new Map<number, Buffer[]>();
+    const place = (id: number, high: number, low: number): void => {
+      for (let t = 0; t < geometry.tables.length; t++) {
+        geometry.permute(high, low, t);
+        const bucket = geometry.bucketId(t, geometry.bucket(geometry.high, t));
+        if (!this.#rebuild.has(bucket)) continue;
+        const member = Buffer.allocUnsafe(12);
+        member.writeUInt32BE(geometry.high, 0);
+        member.writeUInt32BE(geometry.low, 4);
+        member.writeUInt32BE(id, 8);
+        let list = contents.get(bucket);
+        if (list === undefined) contents.set(bucket, (list = []));
+        list.push(member);
+      }
+    };
+    for (const [r, located] of this.#records) {
+      if (this.#lostRecords.has(r)) continue;
+      await this.#eachRecord(located, (id, value) => {
+        if (value.length === 8 && !winners.has(id)) place(id, value.readUInt32BE(0), value.readUInt32BE(4));
+      });
+    }
+    for (const [id, [high, low]] of winners) place(id, high, low);
+    for (const [bucket, { node, key }] of this.#rebuild) {
+      const members = Buffer.concat(contents.get(bucket) ?? []);
+      // SET replaces a key of any type in one step.
+      await send(client, this.#access.deadline(), async (): Promise<unknown> => (members.length === 0 ? node.del(key) : node.set(key, members)));
     }
     this.#report.rebuilt = this.#rebuild.size;
   }
 
-  /** Step 3, counters: each group's counter set to the ids its record hashes hold, when it differs. */
+  /**
+   * Restored ids get their members (before their record, as every write) and their record; a
+   * record hash of another type is replaced by the restored ids in one script. Unreadable
+   * values no fingerprint was settled for are deleted, and the members of what lost.
+   */
+  async #restore(winners: Map<number, [number, number]>, losing: Witness[]): Promise<void> {
+    const { client, geometry } = this.#access;
+    const ids = Uint32Array.from(winners.keys());
+    const halves = Uint32Array.from([...winners.values()].flatMap(([high, low]) => [low, high]));
+    for (let start = 0; start < ids.length; start += ROUND) {
+      await this.#access.addMembers(ids.subarray(start, start + ROUND), halves.subarray(2 * start, 2 * (start + ROUND)), this.#access.deadline());
+    }
+    const byRecord = new Map<number, number[]>();
+    for (const id of winners.keys()) {
+      const r = geometry.record(id);
+      let list = byRecord.get(r);
+      if (list === undefined) byRecord.set(r, (list = []));
+      list.push(id);
+    }
+    for (const r of this.#lostRecords.keys()) if (!byRecord.has(r)) byRecord.set(r, []);
+    for (const [r, list] of byRecord) {
+      const lost = this.#lostRecords.get(r);
+      const { node, key } = lost ?? this.#unreadable.get(list[0]!)!;
+      const pairs = Buffer.allocUnsafe(12 * list.length);
+      list.forEach((id, k) => {
+        const [high, low] = winners.get(id)!;
+        pairs.writeUInt32BE(id, 12 * k);
+        pairs.writeUInt32BE(high, 12 * k + 4);
+        pairs.writeUInt32BE(low, 12 * k + 8);
+      });
+      await send(client, this.#access.deadline(), () => REPLACE_RECORDS.run(node, [key], [pairs, Buffer.from(lost === undefined ? '0' : '1')]));
+    }
+    this.#report.restored = winners.size;
+    for (const { node, key, member } of losing) this.#report.strays += await this.#access.removeMembers(node, key, member, this.#access.deadline());
+    for (const [id, { node, key }] of this.#unreadable) {
+      if (winners.has(id)) continue;
+      const field = Buffer.allocUnsafe(4);
+      field.writeUInt32BE(id);
+      await send(client, this.#access.deadline(), () => node.hdel(key, field));
+      this.#report.lost.push(id);
+    }
+    for (const id of this.#witnesses.keys()) if (!winners.has(id) && !this.#unreadable.has(id)) this.#report.lost.push(id);
+  }
+
+  /** Each group's counter set to the ids its record hashes hold, when it differs. */
   async #setCounters(): Promise<void> {
     const { client, geometry } = this.#access;
-    const { records } = await this.#recordKeys();
-    const deadline = this.#access.deadline();
+    await this.#scan(geometry.recordPattern);
     const totals = new Map<number, number>();
-    await Promise.all(
-      [...records].map(async ([r, { node, key }]) => {
-        const held = await send(client, deadline, () => node.hlen(key));
-        const group = geometry.recordGroup(r);
-        totals.set(group, (totals.get(group) ?? 0) + held);
-      }),
-    );
+    const records = [...this.#records];
+    for (let start = 0; start < records.length; start += ROUND) {
+      const deadline = this.#access.deadline();
+      const counts = await Promise.all(records.slice(start, start + ROUND).map(([, { node, key }]) => send(client, deadline, () => node.hlen(key))));
+      counts.forEach((count, k) => {
+        const group = geometry.recordGroup(records[start + k]![0]);
+        totals.set(group, (totals.get(group) ?? 0) + count);
+      });
+    }
     for (let group = 0; group < geometry.description.groups; group++) {
       const key = geometry.counterKey(group);
       const total = totals.get(group) ?? 0;
-      // A key of another type answers WRONGTYPE: it is no counter either.
-      const held = await send(client, deadline, () => client.get(key)).catch(() => 'not a string');
+      const held = await send(client, this.#access.deadline(), () => client.get(key)).catch((error: unknown) => {
+        // A key of another type is no counter either.
+        if (error instanceof Error && error.message.startsWith('WRONGTYPE')) return 'not a string';
+        throw error;
+      });
       if ((held === null && total === 0) || held === String(total)) continue;
-      if (held !== null && !/^(0|[1-9]\d*)$/.test(held)) this.#corrupt.add(key);
+      if (held !== null && !COUNT_RULE.test(held)) this.#corrupt.add(key);
       // SET replaces a key of any type.
-      await send(client, deadline, () => client.set(key, String(total)));
+      await send(client, this.#access.deadline(), () => client.set(key, String(total)));
       this.#report.counters++;
     }
-  }
-
-  /** The record hashes that exist now. */
-  async #recordKeys(): Promise<{ records: Map<number, Located> }> {
-    this.#records.clear();
-    await this.#scan();
-    return { records: this.#records };
   }
 }

@@ -47,7 +47,7 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
  * the client to be connected, retrying after a retriable error, and failing with a `NoAnswer`
  * once `deadline` has passed; a `ClientClosed` when the client will never reconnect.
  */
-export async function send<T>(client: Redis | Cluster, deadline: Deadline, request: () => Promise<T>): Promise<T> {
+export async function send<T>(client: Redis | Cluster, deadline: Deadline, request: () => Promise<T>, retry = true): Promise<T> {
   for (let attempt = 0; ; attempt++) {
     await connected(client, deadline);
     const outstanding = overdue.get(client) ?? 0;
@@ -57,13 +57,39 @@ export async function send<T>(client: Redis | Cluster, deadline: Deadline, reque
     try {
       return await answerBy(client, deadline, request());
     } catch (error) {
-      if (error instanceof NoAnswer || !(error instanceof Error) || !RETRIABLE.test(error.message) || deadline.left <= 0) throw error;
+      if (!retry || error instanceof NoAnswer || !(error instanceof Error) || !RETRIABLE.test(error.message)) throw error;
+      // Still redirected, or still reconnecting, when time is up: that is no answer in time.
+      if (deadline.left <= 0) throw new NoAnswer(`Redis did not answer within ${deadline.limit} ms (last: ${error.message})`);
       // The slot table is stale after a failover the client did not see; the cluster client
       // reloads it on some redirections but not on those inside a pipeline.
       if (isCluster(client)) await Promise.race([refreshSlots(client), sleep(Math.max(0, deadline.left))]);
       await sleep(Math.min(deadline.left, 10 * 2 ** Math.min(attempt, 6)));
+      if (deadline.left <= 0) throw new NoAnswer(`Redis did not answer within ${deadline.limit} ms (last: ${error.message})`);
     }
   }
+}
+
+/** Connections each node client has made (its `ready` events since first asked). */
+const connections = new WeakMap<Redis, { made: number }>();
+
+/**
+ * How many connections `node` has made since it was first asked: a `WAIT` only counts the
+ * writes of the connection it is sent on, so a write is confirmed only if this did not change
+ * between the write and its `WAIT`.
+ */
+export function connectionOf(node: Redis): number {
+  let seen = connections.get(node);
+  if (seen === undefined) {
+    const counter = { made: 0 };
+    node.on('ready', () => counter.made++);
+    connections.set(node, (seen = counter));
+  }
+  return seen.made;
+}
+
+/** The client's masters: every master of a cluster, or the one server. */
+export function mastersOf(client: Redis | Cluster): Redis[] {
+  return isCluster(client) ? client.nodes('master') : [client];
 }
 
 /** Waits (polling) until the client can send, or fails at the deadline. */

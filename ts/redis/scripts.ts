@@ -1,7 +1,9 @@
 /**
  * The Lua scripts the index runs inside Redis. Each touches keys of one hash slot only (they
  * share a hash tag), so Redis Cluster accepts it and runs it atomically: a script's writes reach
- * the AOF and the replicas as one transaction, never half of them.
+ * the AOF and the replicas as one transaction, never half of them. Each checks every key it
+ * will write before writing any (Redis keeps the writes of a script that fails part-way), so a
+ * script refused for a corrupt key has written nothing.
  *
  * Records are fixed-width binary strings: a bucket is a string of 12-byte members (the table's
  * permuted fingerprint, big-endian, then the id, big-endian) in no order. Queries read buckets
@@ -62,7 +64,8 @@ export class Script {
  * client names the key in its error ("CORRUPT <key> <problem>").
  *
  * `bucket(key)`, what bucket `key` holds (`''` when absent), or nil and the error when it is not
- * a string of whole 12-byte members.
+ * a string of whole 12-byte members; `whole(key)`, that error alone (nil for a good bucket),
+ * without reading it.
  *
  * `records(key)`, nil when `key` is a hash of records or absent, else the error.
  */
@@ -84,6 +87,11 @@ local function bucket(key)
   if #s % 12 ~= 0 then return nil, corrupt(key, 'holds ' .. #s .. ' bytes, not whole 12-byte members') end
   return s
 end
+local function whole(key)
+  local n = redis.pcall('STRLEN', key)
+  if type(n) == 'table' then return corrupt(key, 'is a ' .. redis.call('TYPE', key).ok .. ', not a string of members') end
+  if n % 12 ~= 0 then return corrupt(key, 'holds ' .. n .. ' bytes, not whole 12-byte members') end
+end
 local function records(key)
   local t = redis.call('TYPE', key).ok
   if t ~= 'hash' and t ~= 'none' then return corrupt(key, 'is a ' .. t .. ', not a hash of records') end
@@ -98,11 +106,10 @@ end
  */
 export const ADD_MEMBERS = new Script(`${SHARES}
 for i = 1, #KEYS do
-  local n = redis.pcall('STRLEN', KEYS[i])
-  if type(n) == 'table' then return corrupt(KEYS[i], 'is a ' .. redis.call('TYPE', KEYS[i]).ok .. ', not a string of members') end
-  if n % 12 ~= 0 then return corrupt(KEYS[i], 'holds ' .. n .. ' bytes, not whole 12-byte members') end
-  redis.call('APPEND', KEYS[i], share(i))
+  local err = whole(KEYS[i])
+  if err then return err end
 end
+for i = 1, #KEYS do redis.call('APPEND', KEYS[i], share(i)) end
 return 0
 `);
 
@@ -123,14 +130,18 @@ local function holds(s, m)
     at = found + 1
   end
 end
+local held = {}
+for i = 1, #KEYS do
+  local err
+  held[i], err = bucket(KEYS[i])
+  if not held[i] then return err end
+end
 for i = 1, #KEYS do
   local s = share(i)
-  local held, err = bucket(KEYS[i])
-  if not held then return err end
   local missing = {}
   for j = 1, #s, 12 do
     local m = string.sub(s, j, j + 11)
-    if not holds(held, m) then missing[#missing + 1] = m end
+    if not holds(held[i], m) then missing[#missing + 1] = m end
   end
   if #missing > 0 then redis.call('APPEND', KEYS[i], table.concat(missing)) end
 end
@@ -144,9 +155,14 @@ return 0
  */
 export const REMOVE_MEMBERS = new Script(`${SHARES}
 local removed = 0
+local buckets = {}
 for i = 1, #KEYS do
-  local held, err = bucket(KEYS[i])
-  if not held then return err end
+  local err
+  buckets[i], err = bucket(KEYS[i])
+  if not buckets[i] then return err end
+end
+for i = 1, #KEYS do
+  local held = buckets[i]
   local s = share(i)
   if #held > 0 then
     local drop = {}
@@ -171,14 +187,16 @@ end
 return removed
 `);
 
+/** A group's entry counter as the index writes it: decimal digits (the `countable` rule below). */
+export const COUNT_RULE = /^\d{1,19}$/;
+
 /**
- * Lua: `count(key, by)`, adds `by` to a group's entry counter, or returns the error for a
- * counter that is not an integer.
+ * Lua: `countable(key)`, the error for a group's entry counter that is not a count, else nil.
  */
 const COUNT = `
-local function count(key, by)
-  local n = redis.pcall('INCRBY', key, by)
-  if type(n) == 'table' then return corrupt(key, 'is not an entry count (' .. n.err .. ')') end
+local function countable(key)
+  local n = redis.pcall('GET', key)
+  if type(n) == 'table' or (n and not string.match(n, '^%d+$')) then return corrupt(key, 'is not an entry count') end
 end
 `;
 
@@ -193,6 +211,8 @@ for i = 1, #KEYS - 1 do
   local err = records(KEYS[i])
   if err then return err end
 end
+local err = countable(KEYS[#KEYS])
+if err then return err end
 local added = 0
 for i = 1, #KEYS - 1 do
   local s = share(i)
@@ -205,25 +225,23 @@ for i = 1, #KEYS - 1 do
     added = added + redis.call('HSET', KEYS[i], unpack(args))
   end
 end
-if added > 0 then
-  local err = count(KEYS[#KEYS], added)
-  if err then return err end
-end
+if added > 0 then redis.call('INCRBY', KEYS[#KEYS], added) end
 return added
 `);
 
 /**
  * Deletes id records, only those that still hold what the caller read: keys as for
  * {@link SET_RECORDS}, share i packs 16-byte pieces (id, fingerprint, then 4 bytes: 1 to delete
- * whatever the record holds, for an unreadable one). Returns, per id in order, 1 byte: 1 if
- * deleted; lowers the counter by the ids deleted. Running it again deletes nothing more.
+ * whatever the record holds, for an unreadable one). Lowers the counter by the ids deleted and
+ * returns their number. Running it again deletes nothing more.
  */
 export const DELETE_RECORDS = new Script(`${SHARES}${COUNT}
 for i = 1, #KEYS - 1 do
   local err = records(KEYS[i])
   if err then return err end
 end
-local out = {}
+local err = countable(KEYS[#KEYS])
+if err then return err end
 local removed = 0
 for i = 1, #KEYS - 1 do
   local s = share(i)
@@ -232,18 +250,12 @@ for i = 1, #KEYS - 1 do
     local held = redis.call('HGET', KEYS[i], id)
     if held and (held == string.sub(s, j + 4, j + 11) or string.byte(s, j + 15) == 1) then
       redis.call('HDEL', KEYS[i], id)
-      out[#out + 1] = '\\1'
       removed = removed + 1
-    else
-      out[#out + 1] = '\\0'
     end
   end
 end
-if removed > 0 then
-  local err = count(KEYS[#KEYS], -removed)
-  if err then return err end
-end
-return table.concat(out)
+if removed > 0 then redis.call('DECRBY', KEYS[#KEYS], removed) end
+return removed
 `);
 
 /**
@@ -271,6 +283,18 @@ for i = 1, #KEYS do
   end
 end
 return table.concat(out)
+`);
+
+/**
+ * Writes records for `repair()`: `KEYS[1]` a record hash, `ARGV[1]` packed 12-byte (id,
+ * fingerprint) pairs, `ARGV[2]` `'1'` to delete the key first (it is not a hash), in one step.
+ * Leaves the counter to `repair()`, which sets it from the records.
+ */
+export const REPLACE_RECORDS = new Script(`
+if ARGV[2] == '1' then redis.call('DEL', KEYS[1]) end
+local s = ARGV[1]
+for j = 1, #s, 12 do redis.call('HSET', KEYS[1], string.sub(s, j, j + 3), string.sub(s, j + 4, j + 11)) end
+return 0
 `);
 
 /**
