@@ -3,11 +3,11 @@
 //
 // node bench/redis-client.mjs <json job>
 //   job: { url, name, op: 'add' | 'queryMany' | 'query', first, count, batch, concurrency,
-//          seconds, total, replicas }
-
-import { connectRedis, RedisSimHashIndex } from '../dist/esm/redis/index.js';
+//          seconds, total, replicas, dist }
 
 const job = JSON.parse(process.argv[2] ?? '{}');
+// `job.dist`: the build to measure (another checkout's dist/, for a baseline); this one's by default.
+const { connectRedis, RedisSimHashIndex } = await import(job.dist === undefined ? '../dist/esm/redis/index.js' : `${job.dist}/esm/redis/index.js`);
 
 /** Fingerprint of entry i: splitmix64(i), so every process derives the same entries. @param {number} i */
 export function entry(i) {

@@ -27,7 +27,10 @@ const quick = args.includes('--quick');
 const entries3 = option('--entries', quick ? 20_000 : 1_000_000);
 const entries10 = option('--entries10', quick ? 10_000 : 200_000);
 const seconds = quick ? 2 : 8;
-// `--only cluster` or `--only one`: one of the two parts; `--distances 3,10`: the cluster's.
+// `--only cluster` or `--only one`: one of the two parts; `--distances 3,10`: the cluster's;
+// `--baseline DIST`: every cluster row measured for that build too, the two alternated (the
+// index formats must agree: both builds query the index the first one loaded).
+const baseline = args.includes('--baseline') ? args[args.indexOf('--baseline') + 1] : undefined;
 const only = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined;
 const distances = args.includes('--distances') ? args[args.indexOf('--distances') + 1].split(',').map(Number) : [3, 10];
 const CLIENTS = 4;
@@ -156,21 +159,40 @@ if (only === undefined || only === 'cluster') {
     for (const [distance, n] of distances.map((d) => [d, d > 5 ? entries10 : entries3])) {
       const name = `d${distance}`;
       const section = `cluster 3+3, d=${distance}`;
+      const builds = baseline === undefined ? [undefined] : [undefined, baseline];
+      /** Runs `job` for each build, this one first, and prints a row each (with the ratio to the baseline). */
+      const compare = async (what, count, job, note, figure = (r) => rate(r.perSecond)) => {
+        const results = [];
+        for (const dist of builds) results.push(await withCpu(servers, () => parallel(count, { ...job, ...(dist === undefined ? {} : { dist }) })));
+        results.forEach((r, k) => {
+          const ratio = k === 0 && results.length > 1 ? `; ${(r.perSecond / results[1].perSecond).toFixed(2)}× the baseline` : '';
+          row(section, `${what}${k === 0 ? '' : ' [baseline]'}`, figure(r), `${note(r)}${ratio}`);
+        });
+        return results[0];
+      };
       const before = await mastersMemory(servers);
       const blocks = await create(servers.url, name, distance, n);
-      const add = await withCpu(servers, () => parallel(CLIENTS, { url: servers.url, name, op: 'add', count: n, batch: 10_000, replicas: 1 }));
-      const after = await mastersMemory(servers);
-      row(section, `addMany, ${CLIENTS} processes, ${n.toLocaleString('en')} entries`, rate(add.perSecond), `blocks ${blocks}, WAIT 1 replica; ${add.cpu}`);
-      row(section, 'memory per entry (masters; replicas hold as much)', `${((after - before) / n).toFixed(0)} B`);
-      const many = await withCpu(servers, () => parallel(CLIENTS, { url: servers.url, name, op: 'queryMany', count: 0, batch: distance > 5 ? 50 : 1000, seconds, total: n }));
-      row(section, `queryMany (batches of ${distance > 5 ? 50 : 1000}), ${CLIENTS} processes`, rate(many.perSecond), `${many.hits} hits; ${many.cpu}`);
+      // Each build loads its own copy (the baseline's under another name, then dropped by
+      // measuring only), so each add row writes the same entries to an empty index.
+      const results = [];
+      for (const dist of builds) {
+        const target = dist === undefined ? name : `${name}-baseline`;
+        if (dist !== undefined) await create(servers.url, target, distance, n);
+        results.push(await withCpu(servers, () => parallel(CLIENTS, { url: servers.url, name: target, op: 'add', count: n, batch: 10_000, replicas: 1, ...(dist === undefined ? {} : { dist }) })));
+        if (dist === undefined) row(section, 'memory per entry (masters; replicas hold as much)', `${((await mastersMemory(servers)) - before) / n | 0} B`);
+      }
+      results.forEach((add, k) => {
+        const ratio = k === 0 && results.length > 1 ? `; ${(add.perSecond / results[1].perSecond).toFixed(2)}× the baseline` : '';
+        row(section, `addMany, ${CLIENTS} processes, ${n.toLocaleString('en')} entries${k === 0 ? '' : ' [baseline]'}`, rate(add.perSecond), `blocks ${blocks}, WAIT 1 replica; ${add.cpu}${ratio}`);
+      });
+      const batch = distance > 5 ? 50 : 1000;
+      await compare(`queryMany (batches of ${batch}), ${CLIENTS} processes`, CLIENTS, { url: servers.url, name, op: 'queryMany', count: 0, batch, seconds, total: n }, (r) => `${r.hits} hits; ${r.cpu}`);
       // Latency grows with the queries in flight (they wait for the cores): two loads.
       for (const concurrency of [16, 4]) {
-        const each = await withCpu(servers, () => parallel(CLIENTS, { url: servers.url, name, op: 'query', count: 0, concurrency, seconds, total: n }));
-        row(section, `query, ${CLIENTS} processes × ${concurrency} in flight`, rate(each.perSecond), `median ${ms(each.medianMs)}, p99 ${ms(each.p99Ms)}; ${each.cpu}`);
+        await compare(`query, ${CLIENTS} processes × ${concurrency} in flight`, CLIENTS, { url: servers.url, name, op: 'query', count: 0, concurrency, seconds, total: n }, (r) => `median ${ms(r.medianMs)}, p99 ${ms(r.p99Ms)}; ${r.cpu}`);
       }
-      const one = await withCpu(servers, () => parallel(1, { url: servers.url, name, op: 'query', count: 0, concurrency: 1, seconds, total: n }));
-      row(section, 'query, one client, one at a time', rate(one.perSecond), `median ${ms(one.medianMs)}, p99 ${ms(one.p99Ms)}; ${one.cpu}`);
+      await compare('query, one client, one at a time', 1, { url: servers.url, name, op: 'query', count: 0, concurrency: 1, seconds, total: n }, (r) => `median ${ms(r.medianMs)}, p99 ${ms(r.p99Ms)}; ${r.cpu}`);
+      row(section, 'load average', load());
     }
   } finally {
     await servers.stop();

@@ -34,8 +34,9 @@ export class GroupedCalls {
   readonly #keyName: (key: number) => string;
   readonly #groups = new Map<number, GroupKeys>();
   #count = 0;
-  #tags = new Int32Array(256);
-  #next = new Int32Array(256);
+  // Small at first: a query's round files a few dozen pieces, a write's tens of thousands.
+  #tags = new Int32Array(16);
+  #next = new Int32Array(16);
   #words: Uint32Array;
 
   /**
@@ -45,7 +46,7 @@ export class GroupedCalls {
   constructor(width: number, keyName: (key: number) => string) {
     this.#width = width;
     this.#keyName = keyName;
-    this.#words = new Uint32Array(256 * width);
+    this.#words = new Uint32Array(16 * width);
   }
 
   /** Files a piece of `width` words (`a`, `b`, ...) for key number `key` of `group`. */

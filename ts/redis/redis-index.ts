@@ -677,7 +677,6 @@ export class RedisSimHashIndex {
   }
 }
 
-
 const LITTLE_ENDIAN = new Uint8Array(Uint32Array.of(1).buffer)[0] === 1;
 
 /** The ids and values (low, high halves) at positions `picked`; the arrays themselves when all are. */

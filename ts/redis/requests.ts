@@ -8,10 +8,16 @@ import type { Cluster, Redis } from 'ioredis';
 import { lastConnectionError } from './connect.js';
 import { ClientClosed, NoAnswer } from './errors.js';
 
-/** When an operation (or one round of a batch operation) must have its answers. */
+/**
+ * When an operation (or one round of a batch operation) must have its answers. One timer serves
+ * every request of the deadline waiting at once (a query makes a request per hash tag, and a
+ * timer each cost a sixth of its client time); it is cleared whenever none waits.
+ */
 export class Deadline {
   readonly at: number;
   readonly limit: number;
+  readonly #waiting = new Set<() => void>();
+  #timer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(limit: number) {
     this.limit = limit;
@@ -20,6 +26,25 @@ export class Deadline {
 
   get left(): number {
     return this.at - Date.now();
+  }
+
+  /** Calls `expire` at the deadline unless {@link Deadline.release} ran first. */
+  watch(expire: () => void): void {
+    this.#waiting.add(expire);
+    this.#timer ??= setTimeout(() => {
+      this.#timer = undefined;
+      const expired = [...this.#waiting];
+      this.#waiting.clear();
+      for (const call of expired) call();
+    }, Math.max(0, this.left));
+  }
+
+  release(expire: () => void): void {
+    this.#waiting.delete(expire);
+    if (this.#waiting.size === 0 && this.#timer !== undefined) {
+      clearTimeout(this.#timer);
+      this.#timer = undefined;
+    }
   }
 }
 
@@ -49,7 +74,7 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
  */
 export async function send<T>(client: Redis | Cluster, deadline: Deadline, request: () => Promise<T>, retry = true): Promise<T> {
   for (let attempt = 0; ; attempt++) {
-    await connected(client, deadline);
+    if (client.status !== 'ready') await connected(client, deadline);
     const outstanding = overdue.get(client) ?? 0;
     if (outstanding >= MOST_OVERDUE) {
       throw new NoAnswer(`${outstanding} earlier requests to Redis are still unanswered past their time limit; nothing more is sent until it answers`);
@@ -118,19 +143,21 @@ async function connected(client: Redis | Cluster, deadline: Deadline): Promise<v
 function answerBy<T>(client: Redis | Cluster, deadline: Deadline, pending: Promise<T>): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     let late = false;
-    const timer = setTimeout(() => {
+    const expire = (): void => {
       late = true;
       overdue.set(client, (overdue.get(client) ?? 0) + 1);
       reject(new NoAnswer(`Redis did not answer within ${deadline.limit} ms`));
-    }, Math.max(0, deadline.left));
+    };
+    if (deadline.left <= 0) expire();
+    else deadline.watch(expire);
     pending.then(
       (value) => {
-        clearTimeout(timer);
+        deadline.release(expire);
         if (late) overdue.set(client, overdue.get(client)! - 1);
         else resolve(value);
       },
       (error: unknown) => {
-        clearTimeout(timer);
+        deadline.release(expire);
         if (late) overdue.set(client, overdue.get(client)! - 1);
         else reject(error);
       },
