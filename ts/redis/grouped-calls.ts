@@ -35,8 +35,8 @@ export class GroupedCalls {
   readonly #groups = new Map<number, GroupKeys>();
   #count = 0;
   // Small at first: a query's round files a few dozen pieces, a write's tens of thousands.
-  #tags = new Int32Array(16);
-  #next = new Int32Array(16);
+  #tags = new Int32Array(64);
+  #next = new Int32Array(64);
   #words: Uint32Array;
 
   /**
@@ -46,7 +46,7 @@ export class GroupedCalls {
   constructor(width: number, keyName: (key: number) => string) {
     this.#width = width;
     this.#keyName = keyName;
-    this.#words = new Uint32Array(16 * width);
+    this.#words = new Uint32Array(64 * width);
   }
 
   /** Files a piece of `width` words (`a`, `b`, ...) for key number `key` of `group`. */

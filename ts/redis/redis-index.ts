@@ -535,21 +535,26 @@ export class RedisSimHashIndex {
    * round trip, where an EXISTS of every key in the first round cost a tenth of the client's
    * time at distance 10.
    */
-  async #readBuckets(keys: string[], deadline: Deadline): Promise<(Buffer | null)[]> {
+  #readBuckets(keys: string[], deadline: Deadline): Promise<(Buffer | null)[]> {
     const client = this.#client;
-    const buckets = await send(client, deadline, () => client.mgetBuffer(keys));
-    const absent: string[] = [];
-    buckets.forEach((bucket, k) => {
-      if (bucket === null) absent.push(keys[k]!);
-      else if (bucket.length % 12 !== 0) throw new CorruptKey(keys[k]!, `holds ${bucket.length} bytes, not whole 12-byte members`);
-    });
-    if (absent.length > 0 && (await send(client, deadline, () => client.exists(absent))) > 0) {
-      const types = await Promise.all(absent.map((key) => send(client, deadline, () => client.type(key))));
-      types.forEach((type, k) => {
-        if (type !== 'none' && type !== 'string') throw new CorruptKey(absent[k]!, `is a ${type}, not a string of members`);
+    return send(client, deadline, () => client.mgetBuffer(keys)).then((buckets) => {
+      const absent: string[] = [];
+      buckets.forEach((bucket, k) => {
+        if (bucket === null) absent.push(keys[k]!);
+        else if (bucket.length % 12 !== 0) throw new CorruptKey(keys[k]!, `holds ${bucket.length} bytes, not whole 12-byte members`);
       });
-    }
-    return buckets;
+      return absent.length === 0 ? buckets : this.#checkAbsent(absent, deadline).then(() => buckets);
+    });
+  }
+
+  /** Fails, naming it, if one of the keys MGET answered nil for is there after all with another type. */
+  async #checkAbsent(absent: string[], deadline: Deadline): Promise<void> {
+    const client = this.#client;
+    if ((await send(client, deadline, () => client.exists(absent))) === 0) return;
+    const types = await Promise.all(absent.map((key) => send(client, deadline, () => client.type(key))));
+    types.forEach((type, k) => {
+      if (type !== 'none' && type !== 'string') throw new CorruptKey(absent[k]!, `is a ${type}, not a string of members`);
+    });
   }
 
   /** Adds members for the new fingerprints, sets the records, then removes replaced members. */

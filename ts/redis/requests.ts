@@ -72,26 +72,46 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
  * the client to be connected, retrying after a retriable error, and failing with a `NoAnswer`
  * once `deadline` has passed; a `ClientClosed` when the client will never reconnect.
  */
-export async function send<T>(client: Redis | Cluster, deadline: Deadline, request: () => Promise<T>, retry = true): Promise<T> {
-  for (let attempt = 0; ; attempt++) {
-    if (client.status !== 'ready') await connected(client, deadline);
-    const outstanding = overdue.get(client) ?? 0;
-    if (outstanding >= MOST_OVERDUE) {
-      throw new NoAnswer(`${outstanding} earlier requests to Redis are still unanswered past their time limit; nothing more is sent until it answers`);
-    }
+export function send<T>(client: Redis | Cluster, deadline: Deadline, request: () => Promise<T>, retry = true): Promise<T> {
+  // The usual case, without an async frame: a query sends a request per hash tag.
+  if (client.status === 'ready' && (overdue.get(client) ?? 0) < MOST_OVERDUE && deadline.left > 0) {
+    let answered: Promise<T>;
     try {
-      return await answerBy(client, deadline, request());
+      answered = answerBy(client, deadline, request());
     } catch (error) {
-      if (!retry || error instanceof NoAnswer || !(error instanceof Error) || !RETRIABLE.test(error.message)) throw error;
-      // Still redirected, or still reconnecting, when time is up: that is no answer in time.
-      if (deadline.left <= 0) throw new NoAnswer(`Redis did not answer within ${deadline.limit} ms (last: ${error.message})`);
-      // The slot table is stale after a failover the client did not see; the cluster client
-      // reloads it on some redirections but not on those inside a pipeline.
-      if (isCluster(client)) await Promise.race([refreshSlots(client), sleep(Math.max(0, deadline.left))]);
-      await sleep(Math.min(deadline.left, 10 * 2 ** Math.min(attempt, 6)));
-      if (deadline.left <= 0) throw new NoAnswer(`Redis did not answer within ${deadline.limit} ms (last: ${error.message})`);
+      answered = Promise.reject(error);
     }
+    return retry ? answered.catch((error: unknown) => sendAgain(client, deadline, request, error, 0)) : answered;
   }
+  return sendFrom(client, deadline, request, retry, 0);
+}
+
+/** `send` from its `attempt`-th try on. */
+async function sendFrom<T>(client: Redis | Cluster, deadline: Deadline, request: () => Promise<T>, retry: boolean, attempt: number): Promise<T> {
+  if (client.status !== 'ready') await connected(client, deadline);
+  const outstanding = overdue.get(client) ?? 0;
+  if (outstanding >= MOST_OVERDUE) {
+    throw new NoAnswer(`${outstanding} earlier requests to Redis are still unanswered past their time limit; nothing more is sent until it answers`);
+  }
+  try {
+    return await answerBy(client, deadline, request());
+  } catch (error) {
+    if (!retry) throw error;
+    return sendAgain(client, deadline, request, error, attempt);
+  }
+}
+
+/** After `error` met the `attempt`-th try: the request sent again if that may help, else the error. */
+async function sendAgain<T>(client: Redis | Cluster, deadline: Deadline, request: () => Promise<T>, error: unknown, attempt: number): Promise<T> {
+  if (error instanceof NoAnswer || !(error instanceof Error) || !RETRIABLE.test(error.message)) throw error;
+  // Still redirected, or still reconnecting, when time is up: that is no answer in time.
+  if (deadline.left <= 0) throw new NoAnswer(`Redis did not answer within ${deadline.limit} ms (last: ${error.message})`);
+  // The slot table is stale after a failover the client did not see; the cluster client
+  // reloads it on some redirections but not on those inside a pipeline.
+  if (isCluster(client)) await Promise.race([refreshSlots(client), sleep(Math.max(0, deadline.left))]);
+  await sleep(Math.min(deadline.left, 10 * 2 ** Math.min(attempt, 6)));
+  if (deadline.left <= 0) throw new NoAnswer(`Redis did not answer within ${deadline.limit} ms (last: ${error.message})`);
+  return sendFrom(client, deadline, request, true, attempt + 1);
 }
 
 /** Connections each node client has made (its `ready` events since first asked). */
