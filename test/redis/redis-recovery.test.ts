@@ -164,6 +164,46 @@ describe('RedisSimHashIndex on one server when it fails', () => {
     }
   }, 60_000);
 
+  it('stops sending once 1,024 requests are unanswered past their limit, and sends again once they are answered', async () => {
+    const s = servers();
+    const client = await connectRedis(s.url);
+    try {
+      const index = await RedisSimHashIndex.open({ client, name: uniqueName('overdue'), distance: 3, capacity: 1000, timeout: 300 });
+      await index.add(1, 42n);
+      s.nodes[0]!.pause();
+      let refused: unknown;
+      try {
+        // Each has() is one request: 1,100 of them wait out their limit on the frozen server.
+        const waited = await Promise.all(Array.from({ length: 1100 }, (_, k) => index.has(k).then(() => undefined, (e: unknown) => e)));
+        expect(waited.every((e) => e instanceof RedisIndexError && e.kind === 'timeout')).toBe(true);
+        const started = Date.now();
+        refused = await index.has(1).then(() => undefined, (e: unknown) => e);
+        expect(Date.now() - started, 'refused without waiting').toBeLessThan(100);
+      } finally {
+        s.nodes[0]!.resume();
+      }
+      expect(refused).toMatchObject({ name: 'RedisIndexError', kind: 'timeout' });
+      expect((refused as Error).message).toMatch(/\d+ earlier requests to Redis are still unanswered past their time limit; nothing more is sent until it answers/);
+      // The server answers the 1,100 late; the client sends again.
+      const deadline = Date.now() + 10_000;
+      while (!(await index.has(1).catch(() => false)) && Date.now() < deadline) await sleep(50);
+      expect(await index.has(1)).toBe(true);
+    } finally {
+      client.disconnect();
+    }
+  }, 60_000);
+
+  it("fails every call of a closed client at once, with kind 'closed'", async () => {
+    const client = await connectRedis(servers().url);
+    const index = await RedisSimHashIndex.open({ client, name: uniqueName('closed'), distance: 3, capacity: 1000 });
+    client.disconnect();
+    const started = Date.now();
+    const error = await index.query(42n).then(() => undefined, (e: unknown) => e);
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(error).toMatchObject({ name: 'RedisIndexError', kind: 'closed' });
+    expect((error as Error).message).toContain('the Redis client is closed and will not reconnect');
+  });
+
   it('bounds every call while the server is frozen with its connections open, and the timeout error says so', async () => {
     const s = servers();
     const client = await connectRedis(s.url);
@@ -258,6 +298,20 @@ describe('RedisSimHashIndex on one server when it fails', () => {
         }
         expect(answers).toEqual(expected);
         model.free();
+        // decideMany takes the index's lock: a lock request re-sent after its reply was lost
+        // must find the lock its own, not wait out its 30 s expiry.
+        dropRate = 0.1;
+        try {
+          for (let k = 0; k < 20; k++) {
+            const started = Date.now();
+            const decided = await index.decideMany(Uint32Array.of(10_000 + k), BigUint64Array.of(rng.next()));
+            expect(decided.representative[0]).toBe(10_000 + k);
+            expect(Date.now() - started, 'one decideMany').toBeLessThan(10_000);
+          }
+        } finally {
+          dropRate = 0;
+        }
+        for (let k = 0; k < 20; k++) await index.remove(10_000 + k);
         // Not a member left: a repair over a direct connection finds nothing to remove.
         const checker = await RedisSimHashIndex.open({ client: direct, name });
         expect(await checker.size()).toBe(0);
