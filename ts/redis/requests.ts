@@ -166,6 +166,9 @@ function answerBy<T>(client: Redis | Cluster, deadline: Deadline, pending: Promi
     const expire = (): void => {
       late = true;
       overdue.set(client, (overdue.get(client) ?? 0) + 1);
+      // A master frozen with its connections open gives no redirection: once its replica has
+      // taken over, only a reload of the slot table sends the next requests there.
+      if (isCluster(client)) refreshSlots(client).catch(() => undefined);
       reject(new NoAnswer(`Redis did not answer within ${deadline.limit} ms`));
     };
     if (deadline.left <= 0) expire();
