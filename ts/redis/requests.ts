@@ -188,15 +188,25 @@ function answerBy<T>(client: Redis | Cluster, deadline: Deadline, pending: Promi
   });
 }
 
-/** Reloads a cluster client's slot table; one reload at a time per client. */
+/**
+ * Reloads a cluster client's slot table: one reload at a time per client, and none within
+ * {@link REFRESH_GAP} ms of the last (a reload resets the client's connections to nodes that
+ * left the table, and a storm of failing requests must not turn into a storm of reloads).
+ */
 const refreshing = new WeakMap<Cluster, Promise<void>>();
+const refreshed = new WeakMap<Cluster, number>();
+const REFRESH_GAP = 500;
 function refreshSlots(client: Cluster): Promise<void> {
   let pending = refreshing.get(client);
   if (pending === undefined) {
+    if (Date.now() - (refreshed.get(client) ?? 0) < REFRESH_GAP) return Promise.resolve();
     pending = new Promise<void>((resolve) => {
       // Not in ioredis's declared API, but public and stable: the reload it runs on MOVED.
       (client as unknown as { refreshSlotsCache(callback: () => void): void }).refreshSlotsCache(() => resolve());
-    }).finally(() => refreshing.delete(client));
+    }).finally(() => {
+      refreshing.delete(client);
+      refreshed.set(client, Date.now());
+    });
     refreshing.set(client, pending);
   }
   return pending;
