@@ -482,16 +482,12 @@ describe('RedisSimHashIndex with corrupt keys', () => {
     const client = await clientOf(servers());
     try {
       const { index, name, twin, values, model } = await fresh(client);
-      const records = await keysOf(client, name, /:r\d+$/);
-      const buckets = await keysOf(client, name, /:t\d+:\d+$/);
-      // Several kinds at once, on several keys.
-      await client.hset(records[0]!, (await firstField(client, records[0]!))!, Buffer.alloc(20, 1));
-      await client.set(records[1]!, 'x');
-      await client.append(buckets[0]!, 'x');
-      await client.del(buckets[1]!);
-      await client.hset(buckets[1]!, 'f', 'v');
+      const spoilt = await spoil(client, name);
+      const bucket = (await keysOf(client, name, /:t\d+:\d+$/)).find((key) => !spoilt.includes(key))!;
+      await client.del(bucket);
+      await client.hset(bucket, 'f', 'v');
       const report = await index.repair();
-      expect(report.corrupt).toEqual([records[0]!, records[1]!, buckets[0]!, buckets[1]!].sort());
+      expect(report.corrupt).toEqual([...spoilt, bucket].sort());
       expect(report.lost).toEqual([]);
       expect(await contents(client, name)).toEqual(await contents(client, twin));
       expect(await index.queryMany(values)).toEqual(model.queryMany(values));
@@ -507,11 +503,7 @@ describe('RedisSimHashIndex with corrupt keys', () => {
     try {
       for (let stopAfter = 1; ; stopAfter += 1 + (stopAfter >> 2)) {
         const { index, name, twin, values, model } = await fresh(client);
-        const records = await keysOf(client, name, /:r\d+$/);
-        const buckets = await keysOf(client, name, /:t\d+:\d+$/);
-        await client.hset(records[0]!, (await firstField(client, records[0]!))!, Buffer.alloc(20, 1));
-        await client.set(records[1]!, 'x');
-        await client.append(buckets[0]!, 'x');
+        await spoil(client, name);
         await client.set((await keysOf(client, name, /:n$/))[0]!, 'garbage');
         // A repair through a client that fails every request after the first `stopAfter`.
         const stopping = await RedisSimHashIndex.open({ client: failingAfter(client, stopAfter), name });
@@ -543,6 +535,20 @@ function failingAfter(client: Redis | Cluster, count: number): Redis | Cluster {
       };
     },
   });
+}
+
+/**
+ * Spoils three keys of index `name` in three ways (a record value of 20 bytes, a record hash
+ * made a string, a bucket one byte too long); returns them.
+ */
+async function spoil(client: Redis | Cluster, name: string): Promise<string[]> {
+  const all = await (client as Redis).keys(`simhash:{${name}/*`);
+  const records = all.filter((key) => /:r\d+$/.test(key)).sort();
+  const bucket = all.filter((key) => /:t\d+:\d+$/.test(key)).sort()[0]!;
+  await client.hset(records[0]!, (await firstField(client, records[0]!))!, Buffer.alloc(20, 1));
+  await client.set(records[1]!, 'x');
+  await client.append(bucket, 'x');
+  return [records[0]!, records[1]!, bucket];
 }
 
 async function firstField(client: Redis | Cluster, key: string): Promise<Buffer | undefined> {

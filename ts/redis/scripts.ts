@@ -201,18 +201,25 @@ end
 `;
 
 /**
- * Sets id records: `KEYS[1..m]` are record hashes, `KEYS[m+1]` the group's entry counter, and
- * share i packs 12-byte (id, fingerprint) pairs for `KEYS[i]`, each id once. The counter grows
- * by the number of new ids only (as HSET counts them), so a retry leaves it right. Returns that
- * number.
+ * Lua, first of a script that writes records: returns the error for any record hash
+ * (`KEYS[1..m]`) or entry counter (`KEYS[m+1]`) that is not what the index writes.
  */
-export const SET_RECORDS = new Script(`${SHARES}${COUNT}
+const WRITABLE = `${COUNT}
 for i = 1, #KEYS - 1 do
   local err = records(KEYS[i])
   if err then return err end
 end
 local err = countable(KEYS[#KEYS])
 if err then return err end
+`;
+
+/**
+ * Sets id records: `KEYS[1..m]` are record hashes, `KEYS[m+1]` the group's entry counter, and
+ * share i packs 12-byte (id, fingerprint) pairs for `KEYS[i]`, each id once. The counter grows
+ * by the number of new ids only (as HSET counts them), so a retry leaves it right. Returns that
+ * number.
+ */
+export const SET_RECORDS = new Script(`${SHARES}${WRITABLE}
 local added = 0
 for i = 1, #KEYS - 1 do
   local s = share(i)
@@ -235,13 +242,7 @@ return added
  * whatever the record holds, for an unreadable one). Lowers the counter by the ids deleted and
  * returns their number. Running it again deletes nothing more.
  */
-export const DELETE_RECORDS = new Script(`${SHARES}${COUNT}
-for i = 1, #KEYS - 1 do
-  local err = records(KEYS[i])
-  if err then return err end
-end
-local err = countable(KEYS[#KEYS])
-if err then return err end
+export const DELETE_RECORDS = new Script(`${SHARES}${WRITABLE}
 local removed = 0
 for i = 1, #KEYS - 1 do
   local s = share(i)
