@@ -13,14 +13,18 @@
 // map and sort instead of std's saved 18 KB of the first 152 KB: the budget was 134 KB. The
 // index's own query loop for permuted tables (their prefix and first-collision test inlined,
 // no ball of keys) took 136,428 bytes to 137,401 and d=3 queries from 0.74 of the previous
-// release's speed to 1.07 (bench/run.mjs --baseline): the budget is 135 KB.
+// release's speed to 1.07 (bench/run.mjs --baseline): the budget was 135 KB. Locating a query's
+// buckets in batches before scanning them, so that their cache misses overlap, and the scan's
+// candidate loop out of line took 137,401 bytes to 138,404 and queries over 1M entries 1.3-2.1×
+// faster (d=3 to d=10, against the build before, alternated in one process): the budget is
+// 136 KB.
 
 import { statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
 
-it('keeps dist/simhash.wasm under 135 KB', () => {
+it('keeps dist/simhash.wasm under 136 KB', () => {
   const bytes = statSync(fileURLToPath(new URL('../dist/simhash.wasm', import.meta.url))).size;
   expect(bytes).toBeGreaterThan(1000);
-  expect(bytes).toBeLessThan(135 * 1024);
+  expect(bytes).toBeLessThan(136 * 1024);
 });
