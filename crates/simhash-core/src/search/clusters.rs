@@ -4,7 +4,7 @@
 use crate::search::strategy::Strategy;
 use crate::search::filter::Unit;
 use crate::search::slice::Slice;
-use crate::search::table_scan::{scan, Member, RunVisitor};
+use crate::search::table_scan::{next_near, scan, Member, RunVisitor};
 use crate::search::union_find::UnionFind;
 use crate::Error;
 
@@ -134,10 +134,15 @@ impl RunVisitor for GroupVisitor<'_> {
     /// already joined.
     fn visit_cross(&mut self, a: &[Member], b: &[Member], _unit: Unit<'_>) -> Result<(), Error> {
         for &(value_a, position_a) in a {
-            for &(value_b, position_b) in b {
-                if (value_a ^ value_b).count_ones() <= self.distance {
-                    self.components.union(position_a as u32, position_b as u32);
-                }
+            let mut rest = b;
+            loop {
+                let near = next_near(rest, value_a, self.distance);
+                let position_b = match rest.get(near) {
+                    Some(&(_, position_b)) => position_b,
+                    None => break,
+                };
+                self.components.union(position_a as u32, position_b as u32);
+                rest = &rest[near + 1..];
             }
         }
         Ok(())

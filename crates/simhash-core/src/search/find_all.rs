@@ -6,7 +6,7 @@ use crate::search::filter::Unit;
 use crate::search::radix::sort_by_bits;
 use crate::search::slice::Slice;
 use crate::search::strategy::Strategy;
-use crate::search::table_scan::{position_bits, scan, Member, RunVisitor};
+use crate::search::table_scan::{next_near, position_bits, scan, Member, RunVisitor};
 use crate::Error;
 
 /// Pairs of positions as parallel arrays, sorted by `(left, right)`, `left[k] < right[k]`.
@@ -101,11 +101,18 @@ struct PairVisitor<'a> {
 impl RunVisitor for PairVisitor<'_> {
     fn visit(&mut self, run: &[Member], unit: Option<Unit<'_>>) -> Result<(), Error> {
         for (a, &(value_a, position_a)) in run.iter().enumerate() {
-            for &(value_b, position_b) in &run[a + 1..] {
+            let mut rest = &run[a + 1..];
+            loop {
+                let near = next_near(rest, value_a, self.distance);
+                let (value_b, position_b) = match rest.get(near) {
+                    Some(&member) => member,
+                    None => break,
+                };
                 let difference = value_a ^ value_b;
-                if difference.count_ones() <= self.distance && unit.map_or(true, |u| u.first(difference)) {
+                if unit.map_or(true, |u| u.first(difference)) {
                     self.sink.push(position_a.min(position_b), position_a.max(position_b))?;
                 }
+                rest = &rest[near + 1..];
             }
         }
         Ok(())
@@ -113,11 +120,18 @@ impl RunVisitor for PairVisitor<'_> {
 
     fn visit_cross(&mut self, a: &[Member], b: &[Member], unit: Unit<'_>) -> Result<(), Error> {
         for &(value_a, position_a) in a {
-            for &(value_b, position_b) in b {
+            let mut rest = b;
+            loop {
+                let near = next_near(rest, value_a, self.distance);
+                let (value_b, position_b) = match rest.get(near) {
+                    Some(&member) => member,
+                    None => break,
+                };
                 let difference = value_a ^ value_b;
-                if difference.count_ones() <= self.distance && unit.first(difference) {
+                if unit.first(difference) {
                     self.sink.push(position_a.min(position_b), position_a.max(position_b))?;
                 }
+                rest = &rest[near + 1..];
             }
         }
         Ok(())

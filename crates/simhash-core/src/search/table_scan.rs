@@ -14,6 +14,15 @@ use crate::Error;
 /// One fingerprint of a run: its value and its position in the input.
 pub(crate) type Member = (u64, u64);
 
+/// Position of the first of `members` whose value lies within `distance` bits of `value`, or
+/// their count. The visitors' pair loops call it for the rare match in a long run of far
+/// pairs: a loop of its own keeps its values in registers, where written inline with the
+/// match's handling most of them lived on the stack of the compiled WebAssembly.
+#[inline]
+pub(crate) fn next_near(members: &[Member], value: u64, distance: u32) -> usize {
+    members.iter().position(|&(other, _)| (other ^ value).count_ones() <= distance).unwrap_or(members.len())
+}
+
 /// What the scan hands its runs to. Called through `dyn`: one copy of the scan serves every
 /// visitor (the .wasm size matters more than one indirect call per run).
 pub(crate) trait RunVisitor {
