@@ -57,6 +57,7 @@ pub struct Matches {
     pub distances: Vec<u8>,
     /// One query's finds as `distance << 32 | id`, the order they are sorted in.
     found: Vec<u64>,
+    probes: Probes,
 }
 
 /// The entries of one unit of the filter.
@@ -282,7 +283,7 @@ impl Index {
         out.offsets.push(0);
         for &fingerprint in fingerprints {
             out.found.clear();
-            self.find(fingerprint, distance, &mut out.found)?;
+            self.find(fingerprint, distance, &mut out.found, &mut out.probes)?;
             sort_found(&mut out.found)?;
             let kept = &out.found[..out.found.len().min(limit as usize)];
             if out.ids.len() + kept.len() > u32::MAX as usize {
@@ -538,7 +539,7 @@ impl Index {
 
     /// Appends to `found` every live entry within `distance` of `fingerprint`, as
     /// `distance << 32 | id`.
-    fn find(&self, fingerprint: u64, distance: u32, found: &mut Vec<u64>) -> Result<(), Error> {
+    fn find(&self, fingerprint: u64, distance: u32, found: &mut Vec<u64>, probes: &mut Probes) -> Result<(), Error> {
         let mut report = |difference: u64, slot: usize| -> Result<(), Error> {
             if self.is_live(slot) {
                 found.try_reserve(1).map_err(|_| Error::OutOfMemory)?;
@@ -553,7 +554,8 @@ impl Index {
                 Filter::Parts(parts) => Some(Slack::new(parts.len() as u32, distance)),
                 Filter::Tables(_) => None,
             };
-            let mut probes = Probes::new();
+            // Empty: `drain` empties it before it scans, so even a failed query leaves none.
+            debug_assert_eq!(probes.len, 0);
             let mut scan = |probe: Probe| {
                 let first = |difference: u64| layout.unit(probe.table as usize, slack.as_ref()).first(difference);
                 self.scan(probe, fingerprint, distance, first, &mut report)
@@ -666,17 +668,21 @@ struct Probe {
     head: u64,
 }
 
-/// Up to [`PROBES`] located buckets, scanned together.
+/// Up to [`PROBES`] located buckets, scanned together. Kept in [`Matches`] from query to
+/// query: an array made anew per query was a `memory.fill` per query.
+#[derive(Clone, Debug)]
 struct Probes {
     list: [Probe; PROBES],
     len: usize,
 }
 
-impl Probes {
-    fn new() -> Probes {
+impl Default for Probes {
+    fn default() -> Probes {
         Probes { list: [Probe::default(); PROBES], len: 0 }
     }
+}
 
+impl Probes {
     /// Keeps `probe`; once [`PROBES`] are kept, scans them.
     #[inline]
     fn push(&mut self, probe: Probe, tables: &[Table], scan: &mut impl FnMut(Probe) -> Result<(), Error>) -> Result<(), Error> {
@@ -890,7 +896,7 @@ mod tests {
         assert_eq!(index.indexed, ids.len());
         let buckets = index.tables[0].starts.len() - 1;
         for count in [0, 1, PROBES - 1, PROBES, PROBES + 1, 3 * PROBES + 5] {
-            let mut probes = Probes::new();
+            let mut probes = Probes::default();
             let mut seen = Vec::new();
             let mut scan = |probe: Probe| {
                 let table = &index.tables[probe.table as usize];
