@@ -16,7 +16,7 @@
 // release's speed to 1.07 (bench/run.mjs --baseline): the budget was 135 KB. Locating a query's
 // buckets in batches before scanning them, so that their cache misses overlap, and the pair
 // loops of queries and of the batch searches split into a tight search for the next match took
-// 137,401 bytes to 139,016: queries over 1M entries 1.3-2.1× faster (d=3 to d=10), findAll at
+// 137,401 bytes to 139,008: queries over 1M entries 1.3-2.1× faster (d=3 to d=10), findAll at
 // d=10 1.87× and findClusters 1.38× (against the build before, alternated in one process): the
 // budget is 136 KB.
 
