@@ -18,14 +18,16 @@
 // loops of queries and of the batch searches split into a tight search for the next match took
 // 137,401 bytes to 139,008: queries over 1M entries 1.3-2.1× faster (d=3 to d=10), findAll at
 // d=10 1.87× and findClusters 1.38× (against the build before, alternated in one process): the
-// budget is 136 KB.
+// budget was 136 KB. Comparing two members of one bucket at a time against the other bucket of a
+// pair took it to 139,481 bytes and findAll and findClusters at d=10 another 1.11× (1.82 s and
+// 1.85 s over 1M): the budget is 137 KB.
 
 import { statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
 
-it('keeps dist/simhash.wasm under 136 KB', () => {
+it('keeps dist/simhash.wasm under 137 KB', () => {
   const bytes = statSync(fileURLToPath(new URL('../dist/simhash.wasm', import.meta.url))).size;
   expect(bytes).toBeGreaterThan(1000);
-  expect(bytes).toBeLessThan(136 * 1024);
+  expect(bytes).toBeLessThan(137 * 1024);
 });
