@@ -130,8 +130,8 @@ impl RunVisitor for GroupVisitor<'_> {
         Ok(())
     }
 
-    /// Two buckets of a part are mostly far apart: every pair is checked, skipping those
-    /// already joined.
+    /// Two buckets of a part are mostly far apart: every pair is checked, and each near pair
+    /// joins its components.
     fn visit_cross(&mut self, a: &[Member], b: &[Member], _unit: Unit<'_>) -> Result<(), Error> {
         // As `find_all`'s pairs: two members of `a` at a time.
         for group in a.chunks(2) {
