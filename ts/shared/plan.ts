@@ -34,15 +34,19 @@ const VERIFY_COST = 1;
  * cache lines while the part's directory fits in cache, {@link CACHED_DIRECTORY_BYTES}), and
  * of searching a part at all (its slack, its key, the ball's set-up). Fitted to
  * `node bench/plan-check.mjs` (single queries on the WebAssembly index of 100k and of 1M random
- * fingerprints, every distance 1 to 16, 2 to 6 parts and the table layouts of up to 64 tables
- * near the planner's): with them the planner picks the fastest layout measured, or one within the
- * run-to-run noise between 4 and 5 parts at 1M, where a single probe cost for both families (12,
- * or 40 missed) picked layouts up to 2.4× slower (parts at d = 4 to 6 at 1M, 28 tables at d = 6
- * at 100k).
+ * fingerprints, every distance 0 to 16, the planner's layout against 2 to 6 parts and the table
+ * layouts of up to 64 tables near it, two indexes at a time in both build orders): with them
+ * the planner's pick is at most 1.09× the fastest layout's time over those 34 cases, 1.007× on
+ * geometric average, where the constants fitted before queries located their buckets in
+ * batches (8 per cached key, 400 per part) had come to 1.24× and 1.04×. A missed key is not
+ * seen at these sizes: its cost rose from 40 to 64 so that the cheaper parts do not move the
+ * picks above 1M to 3 parts with directories of millions of keys, whose probes were measured
+ * to miss the cache more than the model counted (docs/performance.md, "Larger distances and
+ * scale"); at 30M and d=10 that makes the pick 4 parts instead of 3, not measured.
  */
 const TABLE_PROBE_COST = 64;
-const PART_PROBE_COST = { cached: 8, missed: 40 } as const;
-const PART_COST = 400;
+const PART_PROBE_COST = { cached: 20, missed: 64 } as const;
+const PART_COST = 50;
 /** Bucket directories up to this size, all tables together, are taken to stay in cache. */
 const CACHED_DIRECTORY_BYTES = 2 ** 21;
 
