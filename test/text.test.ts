@@ -134,6 +134,22 @@ describe('WebAssembly and pure TypeScript agree on random text', () => {
     );
   });
 
+  it('texts that look ASCII where sampled but hold characters step 1 changes elsewhere', () => {
+    // The WebAssembly entry writes a text that looks ASCII (its first 32 code units and 32 spread
+    // over the rest) before step 1, then writes it again if step 1 changes it: a fullwidth
+    // letter, a ligature, a capital outside ASCII, each placed off the sampled positions.
+    const base = 'the quick brown fox jumps over the lazy dog '.repeat(40);
+    for (const odd of ['Ｆｏｘ', 'ﬁve', 'ÉTÉ', 'Straße', '½']) {
+      const text = `${base.slice(0, 101)}${odd}${base.slice(101)}`;
+      const edited = [text, `${text}${odd}`, text.toUpperCase()];
+      for (const t of edited) {
+        expect(wasm.fingerprint(t)).toBe(pure.fingerprint(t));
+        expect(wasm.fingerprint(t)).toBe(wasm.fingerprint(t.normalize('NFKC').toLowerCase()));
+      }
+      expect(Array.from(wasm.fingerprintMany(edited))).toEqual(Array.from(pure.fingerprintMany(edited)));
+    }
+  });
+
   it('long texts spanning several WebAssembly batches', () => {
     const long = Array.from({ length: 3 }, (_, i) => `${pieces.join(' ')} ${i} `.repeat(20_000));
     expect(Array.from(wasm.fingerprintMany(long))).toEqual(Array.from(pure.fingerprintMany(long)));

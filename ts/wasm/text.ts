@@ -91,8 +91,12 @@ function writeTexts(
       // written as many bytes as it has code units).
       if (stepOne !== undefined && (done === undefined || done.read !== text.length || done.written !== text.length)) {
         const normalized = normalizeRuns(text, stepOne);
-        done = encoder.encodeInto(normalized, room);
-        if (done.read !== normalized.length) return null;
+        // Step 1 hands back the text itself when it changes nothing (every non-ASCII character
+        // already its own NFKC and lower case): the bytes written are then already right.
+        if (normalized !== text || done === undefined || done.read !== text.length) {
+          done = encoder.encodeInto(normalized, room);
+          if (done.read !== normalized.length) return null;
+        }
       }
       written += done!.written;
     }
