@@ -4,7 +4,7 @@
 use crate::search::strategy::Strategy;
 use crate::search::filter::Unit;
 use crate::search::slice::Slice;
-use crate::search::table_scan::{next_near_either, scan, Member, RunVisitor};
+use crate::search::table_scan::{near_pairs, scan, Member, RunVisitor};
 use crate::search::union_find::UnionFind;
 use crate::Error;
 
@@ -133,25 +133,11 @@ impl RunVisitor for GroupVisitor<'_> {
     /// Two buckets of a part are mostly far apart: every pair is checked, and each near pair
     /// joins its components.
     fn visit_cross(&mut self, a: &[Member], b: &[Member], _unit: Unit<'_>) -> Result<(), Error> {
-        // As `find_all`'s pairs: two members of `a` at a time.
-        for group in a.chunks(2) {
-            let values = (group[0].0, group[group.len() - 1].0);
-            let mut rest = b;
-            loop {
-                let near = next_near_either(rest, values, self.distance);
-                let (value_b, position_b) = match rest.get(near) {
-                    Some(&member) => member,
-                    None => break,
-                };
-                for &(value_a, position_a) in group {
-                    if (value_a ^ value_b).count_ones() <= self.distance {
-                        self.components.union(position_a as u32, position_b as u32);
-                    }
-                }
-                rest = &rest[near + 1..];
-            }
-        }
-        Ok(())
+        let components = &mut self.components;
+        near_pairs(a, b, self.distance, |(_, position_a), (_, position_b)| {
+            components.union(position_a as u32, position_b as u32);
+            Ok(())
+        })
     }
 }
 

@@ -6,7 +6,7 @@ use crate::search::filter::Unit;
 use crate::search::radix::sort_by_bits;
 use crate::search::slice::Slice;
 use crate::search::strategy::Strategy;
-use crate::search::table_scan::{next_near, next_near_either, position_bits, scan, Member, RunVisitor};
+use crate::search::table_scan::{near_pairs, next_near, position_bits, scan, Member, RunVisitor};
 use crate::Error;
 
 /// Pairs of positions as parallel arrays, sorted by `(left, right)`, `left[k] < right[k]`.
@@ -119,27 +119,13 @@ impl RunVisitor for PairVisitor<'_> {
     }
 
     fn visit_cross(&mut self, a: &[Member], b: &[Member], unit: Unit<'_>) -> Result<(), Error> {
-        // Two members of `a` at a time (the last alone when `a` is odd): each member of `b`
-        // read serves two comparisons.
-        for group in a.chunks(2) {
-            let values = (group[0].0, group[group.len() - 1].0);
-            let mut rest = b;
-            loop {
-                let near = next_near_either(rest, values, self.distance);
-                let (value_b, position_b) = match rest.get(near) {
-                    Some(&member) => member,
-                    None => break,
-                };
-                for &(value_a, position_a) in group {
-                    let difference = value_a ^ value_b;
-                    if difference.count_ones() <= self.distance && unit.first(difference) {
-                        self.sink.push(position_a.min(position_b), position_a.max(position_b))?;
-                    }
-                }
-                rest = &rest[near + 1..];
+        let sink = &mut *self.sink;
+        near_pairs(a, b, self.distance, |(value_a, position_a), (value_b, position_b)| {
+            if unit.first(value_a ^ value_b) {
+                sink.push(position_a.min(position_b), position_a.max(position_b))?;
             }
-        }
-        Ok(())
+            Ok(())
+        })
     }
 }
 
