@@ -24,13 +24,22 @@ pub(crate) fn next_near(members: &[Member], value: u64, distance: u32) -> usize 
 }
 
 /// [`next_near`] for two values at once: the first of `members` within `distance` bits of
-/// `values.0` or of `values.1`.
+/// `values.0` or of `values.1`. Four members are tested per branch, without short-circuiting:
+/// V8's code for a test and a branch per member also recomputed the loop's bound per member.
+/// `findAll` at d=10 ran 1.09× faster this way, `findClusters` 1.06×; two or eight at a time
+/// were slower than four. The same change to a query's bucket scan lost at d=3, whose buckets
+/// hold about four entries.
 #[inline]
 fn next_near_either(members: &[Member], values: (u64, u64), distance: u32) -> usize {
-    members
-        .iter()
-        .position(|&(other, _)| (other ^ values.0).count_ones().min((other ^ values.1).count_ones()) <= distance)
-        .unwrap_or(members.len())
+    let near = |&(other, _): &Member| (other ^ values.0).count_ones().min((other ^ values.1).count_ones()) <= distance;
+    let mut at = 0;
+    for chunk in members.chunks_exact(4) {
+        if near(&chunk[0]) | near(&chunk[1]) | near(&chunk[2]) | near(&chunk[3]) {
+            break;
+        }
+        at += 4;
+    }
+    at + members[at..].iter().position(near).unwrap_or(members.len() - at)
 }
 
 /// Calls `near` with every pair of one member of `a` and one of `b` within `distance` bits of
