@@ -60,6 +60,8 @@ export class Geometry {
   readonly #name: string;
   /** `simhash:{name/g}:` for each group g: key names are built on every operation. */
   readonly #groupPrefixes: readonly string[];
+  /** `2 ** bucketBits`, once: a power with a variable exponent is a call to `pow` each time. */
+  readonly #bucketStride: number;
   /** Output of {@link Geometry.permute}: no allocation per call on the hot path. */
   high = 0;
   low = 0;
@@ -68,6 +70,7 @@ export class Geometry {
     this.#name = name;
     this.description = description;
     this.#groupPrefixes = description.tags.map((tag) => `simhash:{${name}/${tag}}:`);
+    this.#bucketStride = 2 ** description.bucketBits;
     if (description.parts > 0) {
       this.tables = partTables(description);
       return;
@@ -121,12 +124,12 @@ export class Geometry {
 
   /** A number naming bucket `b` of table `t` (see {@link Geometry.bucketKeyOf}). */
   bucketId(t: number, b: number): number {
-    return t * 2 ** this.description.bucketBits + b;
+    return t * this.#bucketStride + b;
   }
 
   /** The key of the bucket {@link Geometry.bucketId} named, with its group. */
   bucketKeyOf(id: number): string {
-    const stride = 2 ** this.description.bucketBits;
+    const stride = this.#bucketStride;
     const t = Math.floor(id / stride);
     const b = id - t * stride;
     return this.bucketKey(t, b, this.bucketGroup(t, b));
@@ -176,7 +179,7 @@ export class Geometry {
     if (bucket === null) return undefined;
     const t = Number(bucket[1]);
     const b = Number(bucket[2]);
-    return t < this.tables.length && b < 2 ** this.description.bucketBits && this.bucketGroup(t, b) === group ? { kind: 'bucket', t, b } : undefined;
+    return t < this.tables.length && b < this.#bucketStride && this.bucketGroup(t, b) === group ? { kind: 'bucket', t, b } : undefined;
   }
 
   /** Every key of the index matches this pattern (for SCAN). */
