@@ -104,7 +104,7 @@ for (const [d, count] of [[3, 100_000], [6, 20_000], [10, 5_000]]) {
   // (argument checks, the 64-bit argument, the answer copied out per query).
   let batchIndex;
   workloads.push({
-    name: `SimHashIndex.queryMany, same queries in one call, 1M, d=${d}`,
+    name: `SimHashIndex.queryMany, same queries in one call, 1M, d=${d} (${plan.family === 'parts' ? `${plan.parts} parts` : `${plan.blocks} blocks`})`,
     unit: 'queries/s',
     items: count,
     native: ['query', fpsFile, file(`queries-${d}.bin`, qs), d, filterCode(plan)],
@@ -130,10 +130,11 @@ for (const [d, count] of [[3, 100_000], [6, 20_000], [10, 5_000]]) {
     native: ['text', file('texts.bin', bytes), file('offsets.bin', offsets)],
     wasm: () => digest(wasm.fingerprintMany(texts)),
   });
-  // The core alone: the same bytes, written once into WebAssembly memory and handed to the
-  // export `fingerprintMany` calls, as the native driver hands them to the same function. The
-  // gap between this row and the one above is the strings' way in (UTF-8 encoding, the search
-  // for runs step 1 must normalise, the copy, lowering ASCII capitals).
+  // The core alone: the same bytes, written once into WebAssembly memory and handed to
+  // `sh_text_fingerprint_many` (the export `fingerprintMany` calls), as the native driver hands
+  // them to the same Rust function. The gap between this row and the one above is the strings'
+  // way in (UTF-8 encoding, the search for runs Unicode normalisation must handle, the copy,
+  // lowering ASCII capitals).
   let regions;
   workloads.push({
     name: `text → fingerprints, the same bytes handed to the core (${(bytes.length / 1e6).toFixed(1)} MB)`,
@@ -142,7 +143,8 @@ for (const [d, count] of [[3, 100_000], [6, 20_000], [10, 5_000]]) {
     native: ['text', file('texts.bin', bytes), file('offsets.bin', offsets)],
     setup: () => {
       const live = wasmInternals.wasm();
-      regions = { bytes: live.sh_alloc(bytes.length), offsets: live.sh_alloc(offsets.byteLength), out: live.sh_alloc(texts.length * 8) };
+      regions = { bytes: live.sh_alloc(bytes.length) >>> 0, offsets: live.sh_alloc(offsets.byteLength) >>> 0, out: live.sh_alloc(texts.length * 8) >>> 0 };
+      if (Object.values(regions).includes(0)) throw new Error('sh_alloc: out of WebAssembly memory');
       const { u8, u32 } = wasmInternals.memoryViews(live);
       u8.set(bytes, regions.bytes);
       u32.set(offsets, regions.offsets / 4);

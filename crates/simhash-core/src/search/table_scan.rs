@@ -471,6 +471,29 @@ fn visit_runs(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_rng::Rng;
+
+    #[test]
+    fn next_near_either_finds_the_first_member_near_either_value() {
+        let mut rng = Rng::new(5);
+        let values = (rng.next(), rng.next());
+        for len in (0..=9).chain([16, 17, 31]) {
+            // Every placement of up to two near members among far ones, including none.
+            for first in 0..=len {
+                for second in first..=len {
+                    let mut members: Vec<Member> = (0..len).map(|i| (!values.0 & !values.1 ^ (i as u64 & 1), i as u64)).collect();
+                    if first < len {
+                        members[first].0 = values.0 ^ 1;
+                    }
+                    if second < len {
+                        members[second].0 = values.1 ^ 3;
+                    }
+                    let expected = members.iter().position(|&(m, _)| (m ^ values.0).count_ones().min((m ^ values.1).count_ones()) <= 2).unwrap_or(len);
+                    assert_eq!(next_near_either(&members, values, 2), expected, "len {len}, near at {first} and {second}");
+                }
+            }
+        }
+    }
 
     fn layouts() -> Vec<PartLayout> {
         [(4, 10), (6, 10), (3, 7), (5, 3), (11, 10)].iter().map(|&(parts, distance)| PartLayout::new(parts, distance).unwrap()).collect()
