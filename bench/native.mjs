@@ -83,38 +83,34 @@ for (const [d, count] of [[3, 100_000], [6, 20_000], [10, 5_000]]) {
   const plan = wasm.planTables({ n: fps1M.length, distance: d });
   const qs = queries(count, d);
   const layout = plan.family === 'parts' ? { parts: plan.parts } : { blocks: plan.blocks };
-  let index;
-  workloads.push({
-    name: `SimHashIndex.query one at a time, 1M, d=${d} (${plan.family === 'parts' ? `${plan.parts} parts` : `${plan.blocks} blocks`})`,
-    unit: 'queries/s',
-    items: count,
-    native: ['query', fpsFile, file(`queries-${d}.bin`, qs), d, filterCode(plan)],
-    setup: () => {
-      index = new wasm.SimHashIndex({ distance: d, ...layout });
-      index.addMany(Uint32Array.from({ length: fps1M.length }, (_, i) => i), fps1M);
-    },
-    wasm: () => {
+  const layoutName = plan.family === 'parts' ? `${plan.parts} parts` : `${plan.blocks} blocks`;
+  const native = ['query', fpsFile, file(`queries-${d}.bin`, qs), d, filterCode(plan)];
+  /** A row over its own index of the 1M fingerprints, answering `qs` with `run`. */
+  const row = (name, run) => {
+    let index;
+    return {
+      name,
+      unit: 'queries/s',
+      items: count,
+      native,
+      setup: () => {
+        index = new wasm.SimHashIndex({ distance: d, ...layout });
+        index.addMany(Uint32Array.from({ length: fps1M.length }, (_, i) => i), fps1M);
+      },
+      wasm: () => run(index),
+      teardown: () => index.free(),
+    };
+  };
+  workloads.push(
+    row(`SimHashIndex.query one at a time, 1M, d=${d} (${layoutName})`, (index) => {
       const found = [];
       for (let q = 0; q < qs.length; q++) for (const id of index.query(qs[q]).ids) found.push(id);
       return digest(found);
-    },
-    teardown: () => index.free(),
-  });
-  // The same queries in one call: the core's share of a query without the per-call crossing
-  // (argument checks, the 64-bit argument, the answer copied out per query).
-  let batchIndex;
-  workloads.push({
-    name: `SimHashIndex.queryMany, same queries in one call, 1M, d=${d} (${plan.family === 'parts' ? `${plan.parts} parts` : `${plan.blocks} blocks`})`,
-    unit: 'queries/s',
-    items: count,
-    native: ['query', fpsFile, file(`queries-${d}.bin`, qs), d, filterCode(plan)],
-    setup: () => {
-      batchIndex = new wasm.SimHashIndex({ distance: d, ...layout });
-      batchIndex.addMany(Uint32Array.from({ length: fps1M.length }, (_, i) => i), fps1M);
-    },
-    wasm: () => digest(batchIndex.queryMany(qs).ids),
-    teardown: () => batchIndex.free(),
-  });
+    }),
+    // The same queries in one call: the core's share of a query without the per-call crossing
+    // (argument checks, the 64-bit argument, the answer copied out per query).
+    row(`SimHashIndex.queryMany, same queries in one call, 1M, d=${d} (${layoutName})`, (index) => digest(index.queryMany(qs).ids)),
+  );
 }
 {
   // Real English, normalised beforehand (NFKC, lower case), so both sides hash the same bytes.
