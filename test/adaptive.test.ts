@@ -1,11 +1,15 @@
 /**
- * decideTexts (text decision specification v2) on both entries: ≡ the rule applied by brute
- * force to sketches made with the public API — short texts (≤ 40 distinct words) by the exact
- * Jaccard of their word sets, every pair of them looked at; other pairs by the estimated
- * Jaccard of their word-pair signatures, only through a shared LSH band and only when a short
- * text among them has 25 distinct word pairs or more — on random texts of every length around the boundary, families of
- * edited and identical copies and texts without words; edits of short lines and of passages
- * found; a family of 100,000 identical texts in linear time; argument errors.
+ * decideTexts on both entries, by text decision specification v3 (the default) and v2
+ * (`version: 2`): ≡ the rule applied by brute force — v2's short texts (≤ 40 distinct words)
+ * by the exact Jaccard of their word sets, from the library's public sketches; v3's by the
+ * weighted word-set similarity with typos paired, substitutions and variant words counted,
+ * written from the specification over the words as strings; every pair of short texts looked
+ * at; other pairs by the estimated Jaccard of their word-pair signatures, only through a shared
+ * LSH band and only when a short text among them has 25 distinct word pairs or more — on random
+ * texts of every length around the boundary, families of edited, misspelt and identical copies
+ * and texts without words; edits found and template siblings kept; families of identical texts
+ * and lines sharing words in linear time; both entries alike; the constants the Rust core
+ * holds equal to TypeScript's; argument errors.
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
@@ -13,6 +17,9 @@ import { ENTRIES } from './index-oracle.js';
 import { SplitMix64 } from './oracle.js';
 import { expectThrows, useApi } from './suite/helpers.js';
 import { loose } from './api.js';
+import { readFileSync } from 'node:fs';
+import * as shared from '../ts/shared/adaptive.js';
+import { COMMON_WORDS } from '../ts/shared/adaptive-words.js';
 
 const K = 128;
 const VOCABULARY = Array.from({ length: 300 }, (_, i) => `w${i.toString(36)}`);
@@ -34,13 +41,102 @@ function texts(rng: SplitMix64, n: number): string[] {
   return out;
 }
 
+const LETTERS = 'abcde';
+/** Words of three to eight letters over five letters (so that many are typos of others), common words and numbers. */
+function letteredVocabulary(rng: SplitMix64): string[] {
+  const words = new Set(['the', 'for', 'a', 'of', 'and', '2', 'v3', 'x', 'arm64', 'c', 'c++', 'c#', 'abc+']);
+  while (words.size < 90) words.add(Array.from({ length: 3 + rng.below(6) }, () => LETTERS[rng.below(5)]).join(''));
+  return [...words];
+}
+
+/** Lines of 0 to 45 such words, and copies of earlier ones with words substituted, inserted, dropped or misspelt. */
+function letteredTexts(rng: SplitMix64, n: number): string[] {
+  const vocabulary = letteredVocabulary(rng);
+  const out: string[][] = [];
+  const misspell = (word: string): string => {
+    if (!/^[a-z]+$/.test(word)) return word;
+    const c = [...word];
+    const at = rng.below(c.length);
+    const letter = LETTERS[rng.below(5)]!;
+    const kind = rng.below(4);
+    if (kind === 0) c[at] = letter;
+    else if (kind === 1) c.splice(at, 0, letter);
+    else if (kind === 2 && c.length > 1) c.splice(at, 1);
+    else if (at + 1 < c.length) [c[at], c[at + 1]] = [c[at + 1]!, c[at]!];
+    return c.join('');
+  };
+  while (out.length < n) {
+    if (out.length > 0 && rng.below(3) !== 0) {
+      const copy = [...out[rng.below(out.length)]!];
+      for (let e = rng.below(4); e > 0; e--) {
+        const at = rng.below(copy.length + 1);
+        const word = vocabulary[rng.below(vocabulary.length)]!;
+        const kind = rng.below(4);
+        if (kind === 0 && at < copy.length) copy[at] = word;
+        else if (kind === 1 && at < copy.length) copy.splice(at, 1);
+        else if (kind === 2 && at < copy.length) copy[at] = misspell(copy[at]!);
+        else copy.splice(at, 0, word);
+      }
+      out.push(copy);
+    } else {
+      const length = [0, 1, 2, 3, 5, 7, 9, 12, 14, 20, 26, 30, 45][rng.below(13)]!;
+      out.push(Array.from({ length }, () => vocabulary[rng.below(vocabulary.length)]!));
+    }
+  }
+  return out.map((words) => words.join(' '));
+}
+
+/** Each word with at most one code point removed (itself only, when of three or fewer). */
+const FORMS = new Map<string, string[]>();
+
+/** Specification v3's judgement of two short texts' words, from the specification; `held(w)` counts the short texts taken before that hold w. */
+function v3Similarity(x: readonly string[], y: readonly string[], templates: boolean, held: (w: string) => number): number | undefined {
+  const light = (w: string): boolean => w.length === 1 || /^v?[0-9]+$/.test(w) || COMMON_WORDS.includes(w);
+  const weight = (w: string): number => (light(w) ? 1 : 4);
+  const forms = (w: string): string[] => {
+    let known = FORMS.get(w);
+    if (known === undefined) {
+      const c = [...w];
+      known = c.length > 3 ? [w, ...c.map((_, i) => [...c.slice(0, i), ...c.slice(i + 1)].join(''))] : [w];
+      FORMS.set(w, known);
+    }
+    return known;
+  };
+  const eligible = (w: string): boolean => !light(w) && [...w].length >= 3 && !/[0-9+#]/.test(w);
+  // x's a and y's b pair when typos and one is held by no other short text taken before (y was).
+  const typos = (a: string, b: string): boolean => eligible(a) && eligible(b) && forms(a).some((f) => forms(b).includes(f)) && (held(a) === 0 || held(b) <= 1);
+  const sum = (ws: readonly string[]): number => ws.reduce((t, w) => t + weight(w), 0);
+  let shared = sum(x.filter((w) => y.includes(w)));
+  const ux = x.filter((w) => !light(w) && !y.includes(w));
+  const uy = y.filter((w) => !light(w) && !x.includes(w));
+  const partner: (number | undefined)[] = uy.map(() => undefined);
+  const augment = (i: number, seen: boolean[]): boolean =>
+    uy.some((b, j) => {
+      if (seen[j] || !typos(ux[i]!, b)) return false;
+      seen[j] = true;
+      if (partner[j] !== undefined && !augment(partner[j]!, seen)) return false;
+      partner[j] = i;
+      return true;
+    });
+  const paired = ux.filter((_, i) => augment(i, uy.map(() => false))).length;
+  shared += 3 * paired;
+  const allowed = Math.floor(Math.min(x.length, y.length) / 12);
+  const variants = ux.filter((a) => held(a) >= 1 && !uy.some((b) => typos(a, b))).length + uy.filter((b) => held(b) > 1 && !ux.some((a) => typos(a, b))).length;
+  if (!templates && (Math.min(ux.length, uy.length) - paired > allowed || variants > allowed)) return undefined;
+  const [num, den] = templates ? [1, 2] : [7, 10];
+  const union = sum(x) + sum(y) - shared;
+  return shared * den >= num * union ? shared / union : undefined;
+}
+
 for (const [name, load] of ENTRIES) {
   describe(`${name}: decideTexts`, () => {
     const api = useApi(load);
 
-    /** The rule by brute force, from the library's public sketches of the same texts. */
-    function brute(list: readonly string[], priority?: readonly number[]) {
+    /** The rule by brute force, from the library's public sketches of the same texts (v3: from their words as strings). */
+    function brute(list: readonly string[], priority?: readonly number[], rule: 'v2' | 'v3' | 'templates' = 'v2') {
       const a = api();
+      const strings = list.map((t) => [...new Set(t.split(' ').filter(Boolean))]);
+      const held = new Map<string, number>();
       const words = list.map((t) => a.features(t, { size: 1, weighting: 'binary' }));
       const short = words.map((w) => w.length <= 40);
       const longSig = a.minhashMany(list as string[], { size: 2, numPerm: K });
@@ -65,7 +161,9 @@ for (const [name, load] of ENTRIES) {
         let bestValue = -1;
         for (const q of kept) {
           let value = -1;
-          if (short[p] && short[q]) {
+          if (short[p] && short[q] && rule !== 'v2') {
+            value = v3Similarity(strings[p]!, strings[q]!, rule === 'templates', (w) => held.get(w) ?? 0) ?? -1;
+          } else if (short[p] && short[q]) {
             if (exact(words[p]!, words[q]!) >= 0.4) value = exact(words[p]!, words[q]!);
           } else if (signed[p] && signed[q]) {
             const x = longSig.subarray(p * K, (p + 1) * K);
@@ -75,19 +173,35 @@ for (const [name, load] of ENTRIES) {
           }
           if (value > bestValue) [best, bestValue] = [q, value];
         }
-        if (best < 0) kept.push(p);
-        else [representative[p], similarity[p]] = [best, bestValue];
+        if (short[p]) for (const w of strings[p]!) held.set(w, (held.get(w) ?? 0) + 1);
+        if (best >= 0) [representative[p], similarity[p]] = [best, bestValue];
+        else kept.push(p);
       }
       return { representative, similarity };
     }
 
-    it('≡ the rule by brute force on texts of every length around the boundary, with and without a priority', () => {
+    it('v3 ≡ the rule by brute force on lines of letters with misspelt, edited and identical copies, with and without a priority', () => {
+      fc.assert(
+        fc.property(fc.integer({ min: 0, max: 90 }), fc.bigInt({ min: 1n, max: 1n << 60n }), fc.boolean(), fc.boolean(), (n, seed, withPriority, templates) => {
+          const rng = new SplitMix64(seed);
+          const list = letteredTexts(rng, n);
+          const priority = withPriority ? list.map(() => rng.below(3)) : undefined;
+          const got = api().decideTexts(list, { ...(priority === undefined ? {} : { priority }), ...(templates ? { templates: 'remove' } : {}) });
+          const expected = brute(list, priority, templates ? 'templates' : 'v3');
+          expect(Array.from(got.representative)).toEqual(expected.representative);
+          expect(Array.from(got.similarity)).toEqual(expected.similarity);
+        }),
+        { numRuns: 50, seed: 0x3ada },
+      );
+    });
+
+    it('v2 ≡ the rule by brute force on texts of every length around the boundary, with and without a priority', () => {
       fc.assert(
         fc.property(fc.integer({ min: 0, max: 40 }), fc.bigInt({ min: 1n, max: 1n << 60n }), fc.boolean(), (n, seed, withPriority) => {
           const rng = new SplitMix64(seed);
           const list = texts(rng, n);
           const priority = withPriority ? list.map(() => rng.below(3)) : undefined;
-          const got = api().decideTexts(list, priority === undefined ? undefined : { priority });
+          const got = api().decideTexts(list, { version: 2, ...(priority === undefined ? {} : { priority }) });
           const expected = brute(list, priority);
           expect(Array.from(got.representative)).toEqual(expected.representative);
           expect(Array.from(got.similarity)).toEqual(expected.similarity);
@@ -96,13 +210,17 @@ for (const [name, load] of ENTRIES) {
       );
     });
 
-    it('finds a one-word edit of a short line and a 5 % edit of a passage, and keeps unrelated texts apart', () => {
+    it('finds edits of a short line and a 5 % edit of a passage, and keeps different items and unrelated texts apart', () => {
       const line = 'Fix a crash when the configuration file is missing';
       const passage = Array.from({ length: 300 }, (_, i) => VOCABULARY[(i * 7) % VOCABULARY.length]).join(' ');
       const edited = passage.split(' ').map((w, i) => (i % 20 === 3 ? 'changed' : w)).join(' ');
-      const got = api().decideTexts([line, line.replace('crash', 'hang'), passage, edited, 'Update the translations for Brazilian Portuguese', '']);
-      expect(Array.from(got.representative)).toEqual([0, 0, 2, 2, 4, 5]);
-      expect(got.similarity[1]).toBeCloseTo(8 / 10);
+      const list = [line, line.replace('crash', 'hang'), passage, edited, 'Update the translations for Brazilian Portuguese', '', 'Fix a crash when the configuraton file is missing.', '[WIP] fix the crash when the configuration file is missing'];
+      expect(Array.from(api().decideTexts(list).representative)).toEqual([0, 1, 2, 2, 4, 5, 0, 0]);
+      // v2 removed the hang for the crash.
+      const v2 = api().decideTexts(list, { version: 2 });
+      expect(v2.representative[1]).toBe(0);
+      expect(v2.similarity[1]).toBeCloseTo(8 / 10);
+      expect(api().decideTexts(list, { templates: 'remove' }).representative[1]).toBe(0);
     });
 
     it('decides a family of 100,000 identical short texts and of 10,000 identical passages in linear time', () => {
@@ -112,7 +230,13 @@ for (const [name, load] of ENTRIES) {
       expect(api().decideTexts(Array.from({ length: 10_000 }, () => page)).representative.every((r) => r === 0)).toBe(true);
     });
 
-    it('misses no pair of short texts at the threshold, where LSH bands would miss some', () => {
+    it('keeps 20,000 template siblings and lines sharing common words apart, in near-linear time', () => {
+      const list = Array.from({ length: 20_000 }, (_, i) => (i % 2 === 0 ? `Stub TypeScript definitions entry for pkg${i}` : `A library for the q${i} format`));
+      const { representative } = api().decideTexts(list);
+      expect(representative.every((r, i) => r === i)).toBe(true);
+    });
+
+    it('misses no pair of short texts at the threshold, where LSH bands would miss some (v2)', () => {
       // 500 pairs of 7-word lines sharing 4 words: Jaccard exactly 4/10.
       const rng = new SplitMix64(0x40n);
       const list: string[] = [];
@@ -121,7 +245,7 @@ for (const [name, load] of ENTRIES) {
         const shared = Array.from({ length: 4 }, fresh);
         list.push([...shared, fresh(), fresh(), fresh()].join(' '), [fresh(), ...shared, fresh(), fresh()].join(' '));
       }
-      const { representative, similarity } = api().decideTexts(list);
+      const { representative, similarity } = api().decideTexts(list, { version: 2 });
       for (let p = 0; p < 500; p++) {
         expect(representative[2 * p + 1]).toBe(2 * p);
         expect(similarity[2 * p + 1]).toBe(0.4);
@@ -131,15 +255,20 @@ for (const [name, load] of ENTRIES) {
     it('keeps 50,000 lines that all share one word, each just under the threshold, in linear time', () => {
       // Every pair has Jaccard 1/3: candidates of a low threshold, were the common word listed.
       const list = Array.from({ length: 50_000 }, (_, i) => `release v${i.toString(36)}`);
-      const { representative } = api().decideTexts(list);
-      expect(representative.every((r, i) => r === i)).toBe(true);
+      expect(api().decideTexts(list, { version: 2 }).representative.every((r, i) => r === i)).toBe(true);
+      // By v3 a version edit is one (`release v2`, `release v3`): other items stay.
+      // Item names with digits, so that none is a misspelling of another.
+      const items = list.map((_, i) => `release r${i}`);
+      expect(api().decideTexts(items).representative.every((r, i) => r === i)).toBe(true);
     });
 
     it('gives both entries the same answer as the other entry', async () => {
       const rng = new SplitMix64(99n);
-      const list = texts(rng, 300);
+      const list = [...texts(rng, 300), ...letteredTexts(rng, 600)];
       const other = await ENTRIES.find(([n]) => n !== name)![1]();
-      expect(api().decideTexts(list)).toEqual(other.decideTexts(list));
+      for (const options of [{}, { templates: 'remove' as const }, { version: 2 as const }]) {
+        expect(api().decideTexts(list, options)).toEqual(other.decideTexts(list, options));
+      }
     });
 
     it('TextSketches: batches added one by one decide as decideTexts does on all of them', () => {
@@ -167,7 +296,30 @@ for (const [name, load] of ENTRIES) {
       expectThrows(() => l.decideTexts('one text'), TypeError, 'texts');
       expectThrows(() => l.decideTexts(['a', 3]), TypeError, 'texts[1]');
       expectThrows(() => l.decideTexts(['a'], { priority: [1, 2] }), RangeError, 'options.priority');
-      expect(api().TEXT_DECISION_VERSION).toBe(2);
+      expectThrows(() => l.decideTexts(['a'], { version: 1 }), RangeError, 'options.version');
+      expectThrows(() => l.decideTexts(['a'], { templates: 'drop' }), RangeError, 'options.templates');
+      expectThrows(() => l.decideTexts(['a'], { version: 2, templates: 'remove' }), RangeError, 'options.templates');
+      expect(api().TEXT_DECISION_VERSION).toBe(3);
     });
   });
 }
+
+describe('the constants of the rule', () => {
+  const rust = readFileSync(new URL('../crates/simhash-core/src/adaptive/mod.rs', import.meta.url), 'utf8');
+  const constant = (name: string): string => new RegExp(`pub const ${name}: [^=]+= ([^;]+);`).exec(rust)![1]!.replace(/_/g, '');
+
+  it('are the same in the Rust core and in TypeScript', () => {
+    const numbers = ['TEXT_DECISION_VERSION', 'SHORT_WORDS', 'NUM_PERM', 'LONG_EQUAL', 'LONG_BANDS', 'LONG_ROWS', 'PAIRS_TO_MEET_LONG', 'HEAVY_WEIGHT', 'LIGHT_WEIGHT', 'TYPO_SHARED', 'SUBSTITUTION_SPAN', 'FREQUENT_KEPT'] as const;
+    for (const name of numbers) expect([name, Number(constant(name))]).toEqual([name, shared[name]]);
+    expect(constant('THRESHOLD')).toBe(`(${shared.THRESHOLD.join(', ')})`);
+    expect(constant('TEMPLATES_THRESHOLD')).toBe(`(${shared.TEMPLATES_THRESHOLD.join(', ')})`);
+    const typoChars = readFileSync(new URL('../crates/simhash-core/src/adaptive/vocabulary.rs', import.meta.url), 'utf8');
+    expect(Number(/pub const TYPO_CHARS: usize = (\d+);/.exec(typoChars)![1])).toBe(shared.TYPO_CHARS);
+  });
+
+  it('hold the same common words', () => {
+    const source = readFileSync(new URL('../crates/simhash-core/src/adaptive/common_words.rs', import.meta.url), 'utf8');
+    const words = [...source.slice(source.indexOf('COMMON_WORDS')).matchAll(/"([^"]*)"/g)].map((m) => m[1]);
+    expect(words).toEqual(COMMON_WORDS);
+  });
+});

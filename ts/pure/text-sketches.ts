@@ -1,12 +1,14 @@
 /// <reference lib="esnext.disposable" preserve="true" />
 /**
- * The length-adaptive decision (text decision specification v2) in plain TypeScript: the twin
- * of the Rust core's `adaptive` module, decision for decision. Short texts find candidates by
- * prefix filtering over words ranked rarest first, which misses no pair; texts with word-pair
- * signatures find theirs in LSH bands. Only kept texts are indexed.
+ * The length-adaptive decision (text decision specification v3, or v2) in plain TypeScript: the
+ * twin of the Rust core's `adaptive` module, decision for decision. Short texts find candidates
+ * by v3's lists (`text-short.ts`) or v2's prefix filtering over words ranked rarest first, both
+ * missing no pair; texts with word-pair signatures find theirs in LSH bands. Only kept texts are
+ * indexed.
  */
 
 import {
+  RuleCode,
   LONG_BANDS,
   LONG_EQUAL,
   LONG_ROWS,
@@ -26,10 +28,12 @@ import { normalizeRuns } from '../shared/text-normalize.js';
 import { resolveTextOptions } from '../shared/text-options.js';
 import { describe } from '../shared/validate.js';
 import { sketch } from './minhash-sketch.js';
+import { ShortMatcher, consider as considerBest, type Best } from './text-short.js';
+import { Vocabulary } from './text-vocabulary.js';
 import { encode, shingleScratch, trimScratch, unitScratch } from './text-scratch.js';
 import { hashShingles, sortDistinct } from './text-shingles.js';
 import { hashWordUnits } from './text-units.js';
-import { prepareSeed } from './xxh3.js';
+import { prepareSeed, xxh3 } from './xxh3.js';
 
 const TEXT = resolveTextOptions(undefined);
 const SEED = prepareSeed(TEXT.seed);
@@ -101,9 +105,7 @@ class PureTextSketches implements TextSketchesType {
   #kinds: number[] = [];
   /** Short texts' word ids (distinct, in no order); `null` for the others. */
   #words: (Uint32Array | null)[] = [];
-  readonly #vocabulary = new Map<bigint, number>();
-  readonly #wordHashes: bigint[] = [];
-  readonly #frequency: number[] = [];
+  readonly #vocabulary = new Vocabulary(TEXT.seed);
   /** Word-pair signatures, `null` for texts without one. */
   #signatures: (Uint32Array | null)[] = [];
   #freed = false;
@@ -127,7 +129,6 @@ class PureTextSketches implements TextSketchesType {
       for (const text of normalized) this.#addOne(text);
     } catch (error) {
       // A call that throws (out of memory) adds no text; its words stay, held by none.
-      for (const ids of this.#words.slice(before)) ids?.forEach((id) => this.#frequency[id]!--);
       this.#kinds.length = this.#words.length = this.#signatures.length = before;
       throw error;
     } finally {
@@ -138,7 +139,8 @@ class PureTextSketches implements TextSketchesType {
   #addOne(text: string): void {
     const encoded = encode(text, TEXT.lowercase);
     const units = unitScratch();
-    const count = hashWordUnits(encoded.bytes, encoded.view, encoded.length, SEED, units);
+    const ranges: number[] = [];
+    const count = hashWordUnits(encoded.bytes, encoded.view, encoded.length, SEED, units, ranges);
     const distinct: bigint[] = [];
     for (let i = 0; i < count && distinct.length <= SHORT_WORDS; i++) {
       const unit = units.getBigUint64(8 * i, true);
@@ -154,20 +156,22 @@ class PureTextSketches implements TextSketchesType {
     if (distinct.length === 0) {
       this.#push(TextKind.wordless, null, null);
     } else if (distinct.length <= SHORT_WORDS) {
-      const ids = Uint32Array.from(distinct, (hash) => {
-        let id = this.#vocabulary.get(hash);
-        if (id === undefined) {
-          id = this.#wordHashes.length;
-          this.#vocabulary.set(hash, id);
-          this.#wordHashes.push(hash);
-          this.#frequency.push(0);
-        }
-        this.#frequency[id]!++;
-        return id;
-      });
+      // A word keeps the `+` and `#` signs right after its token (`c`, `c++`, `c#`).
+      const vocabulary = this.#vocabulary;
+      const bytes = encoded.bytes;
+      const ids: number[] = [];
+      for (let i = 0; i < count; i++) {
+        const [start, end] = [ranges[2 * i]!, ranges[2 * i + 1]!];
+        let signed = end;
+        while (signed < encoded.length && (bytes[signed] === 0x2b || bytes[signed] === 0x23)) signed++;
+        const hash = signed === end ? units.getBigUint64(8 * i, true) : xxh3(bytes.subarray(start, signed), TEXT.seed);
+        const id = vocabulary.id(hash) ?? vocabulary.insert(hash, bytes.slice(start, signed), end - start);
+        if (!ids.includes(id)) ids.push(id);
+      }
       const distinctPairs = sortDistinct(shingles, pairs);
-      if (distinctPairs >= PAIRS_TO_MEET_LONG) this.#push(TextKind.shortWithPairs, ids, sign(distinctPairs));
-      else this.#push(TextKind.short, ids, null);
+      const words = Uint32Array.from(ids);
+      if (distinctPairs >= PAIRS_TO_MEET_LONG) this.#push(TextKind.shortWithPairs, words, sign(distinctPairs));
+      else this.#push(TextKind.short, words, null);
     } else {
       this.#push(TextKind.long, null, sign(pairs));
     }
@@ -194,10 +198,10 @@ class PureTextSketches implements TextSketchesType {
    */
   decide(options?: DecideTextsOptions): MinHashDecisions {
     this.#live();
-    return decideSketched(this.length, options, (order) => this.#decideInOrder(order));
+    return decideSketched(this.length, options, (order, rule) => this.#decideInOrder(order, rule));
   }
 
-  #decideInOrder(order: Uint32Array): MinHashDecisions {
+  #decideInOrder(order: Uint32Array, rule: number): MinHashDecisions {
     const n = this.length;
     if (order.length !== n) throw new RangeError(`order must name each of the ${n} texts once, got ${order.length} positions`);
     const stamp = new Int32Array(n).fill(-1);
@@ -207,10 +211,12 @@ class PureTextSketches implements TextSketchesType {
       stamp[position] = rank;
     }
     stamp.fill(-1);
-    const words = this.#rankedWords();
-    // Word rank → (kept rank, its size, the word's position in it) triples.
-    const indexed: number[][] = Array.from({ length: this.#wordHashes.length }, () => []);
-    const probed: number[][] = Array.from({ length: this.#wordHashes.length }, () => []);
+    const v2 = rule === RuleCode.v2;
+    const words = this.#sets(v2);
+    // Word rank → (kept rank, its size, the word's position in it) triples, for v2.
+    const indexed: number[][] = v2 ? Array.from({ length: this.#vocabulary.length }, () => []) : [];
+    const probed: number[][] = v2 ? Array.from({ length: this.#vocabulary.length }, () => []) : [];
+    const matcher = v2 ? null : new ShortMatcher(this.#vocabulary, n, rule === RuleCode.v3Templates, (kept) => words[order[kept]!]!);
     const buckets = new Map<number, number[]>();
     const keptSets = new Map<string, number>();
     const keys = new Uint32Array(LONG_BANDS);
@@ -222,16 +228,14 @@ class PureTextSketches implements TextSketchesType {
       representative[p] = p;
       similarity[p] = 1;
       if (kind === TextKind.wordless) continue;
-      let best = -1;
-      let bestSimilarity = -1;
-      const consider = (value: number, kept: number): void => {
-        if (value > bestSimilarity || (value === bestSimilarity && kept < best)) [best, bestSimilarity] = [kept, value];
-      };
+      const best: Best = { similarity: -1, kept: -1 };
+      const consider = (value: number, kept: number): void => considerBest(best, value, kept);
       const short = kind !== TextKind.long;
       const x = words[p]!;
       // A kept text of the same words is the best a short text can find among short ones.
       const twin = short ? keptSets.get(x.join()) : undefined;
       if (twin !== undefined) consider(1, twin);
+      else if (short && matcher !== null) matcher.find(x, rank, best);
       else if (short) {
         // Kept sets no larger under their index prefix, kept sets larger under their probe
         // prefix: the sizes part the two, so no text is looked at twice.
@@ -254,15 +258,19 @@ class PureTextSketches implements TextSketchesType {
           }
         }
       }
-      if (best >= 0) {
-        representative[p] = order[best]!;
-        similarity[p] = bestSimilarity;
+      if (short) matcher?.count(x);
+      if (best.kept >= 0) {
+        representative[p] = order[best.kept]!;
+        similarity[p] = best.similarity;
         continue;
       }
       if (short) {
         if (!keptSets.has(x.join())) keptSets.set(x.join(), rank);
-        for (let j = 0; j < indexPrefix(x.length); j++) indexed[x[j]!]!.push(rank, x.length, j);
-        for (let j = 0; j < probePrefix(x.length); j++) probed[x[j]!]!.push(rank, x.length, j);
+        if (matcher !== null) matcher.keep(x, rank);
+        else {
+          for (let j = 0; j < indexPrefix(x.length); j++) indexed[x[j]!]!.push(rank, x.length, j);
+          for (let j = 0; j < probePrefix(x.length); j++) probed[x[j]!]!.push(rank, x.length, j);
+        }
       }
       if (signature !== null) {
         for (const key of keys) {
@@ -275,15 +283,22 @@ class PureTextSketches implements TextSketchesType {
     return { representative, similarity };
   }
 
-  /** Each short text's words as ranks by rarity (fewest short texts first, ties by first appearance), ascending. */
-  #rankedWords(): Uint32Array[] {
-    const frequency = this.#frequency;
-    const hashes = this.#wordHashes;
-    // Any order finds every pair; rarest first keeps common words out of prefixes.
-    const byRarity = Array.from(hashes.keys()).sort((a, b) => frequency[a]! - frequency[b]! || a - b);
-    const rankOf = new Uint32Array(hashes.length);
-    byRarity.forEach((id, rank) => (rankOf[id] = rank));
-    return this.#words.map((ids) => (ids === null ? new Uint32Array(0) : Uint32Array.from(ids, (id) => rankOf[id]!).sort()));
+  /**
+   * Each short text's word set, ascending: by v3 its words' ids; by v2 its tokens' (the words'
+   * bases) ranks by rarity (fewest short texts first, ties by first appearance), which keeps
+   * common tokens out of prefixes.
+   */
+  #sets(v2: boolean): Uint32Array[] {
+    if (!v2) return this.#words.map((ids) => (ids === null ? new Uint32Array(0) : Uint32Array.from(ids).sort()));
+    const base = this.#vocabulary.base;
+    const tokens = this.#words.map((ids) => (ids === null ? [] : [...new Set(Array.from(ids, (id) => base[id]!))]));
+    const frequency = new Uint32Array(base.length);
+    for (const set of tokens) for (const token of set) frequency[token]!++;
+    const rankOf = new Uint32Array(base.length);
+    Array.from(frequency.keys())
+      .sort((a, b) => frequency[a]! - frequency[b]! || a - b)
+      .forEach((id, rank) => (rankOf[id] = rank));
+    return tokens.map((set) => Uint32Array.from(set, (token) => rankOf[token]!).sort());
   }
 
   /** Releases the sketches; calling it again does nothing. */

@@ -36,7 +36,8 @@ function charCacheFor(seed: Xxh3Seed): CharCache {
 /**
  * Hashes the tokens of the well-formed UTF-8 `bytes[0, length)` (as `TextEncoder` writes it)
  * and stores hash `i` as 8 little-endian bytes at `units[8 i]`, the layout step 7 hashes
- * shingles from. `units` must hold `8 length` bytes. Returns the number of tokens.
+ * shingles from. `units` must hold `8 length` bytes. Returns the number of tokens; with
+ * `ranges`, appends each token's byte range `start, end` to it.
  *
  * A token is a maximal run of word code points, or one unsegmented code point; marks extend the
  * token they follow (so a word goes on after them), and other marks separate.
@@ -47,6 +48,7 @@ export function hashWordUnits(
   length: number,
   seed: Xxh3Seed,
   units: DataView,
+  ranges?: number[],
 ): number {
   const cache = charCacheFor(seed);
   const classes = bmpClasses();
@@ -76,6 +78,7 @@ export function hashWordUnits(
     if (!joins) {
       if (open !== SEPARATOR) {
         store(bytes, text, start, i, seed, cache, units, count);
+        ranges?.push(start, i);
         count++;
       }
       open = cls === MARK ? SEPARATOR : cls;
@@ -85,6 +88,7 @@ export function hashWordUnits(
   }
   if (open !== SEPARATOR) {
     store(bytes, text, start, length, seed, cache, units, count);
+    ranges?.push(start, length);
     count++;
   }
   return count;

@@ -1,7 +1,8 @@
 /**
- * The length-adaptive decision over texts (text decision specification v2): short texts are
- * compared by their sets of words, long ones by their sets of word pairs, each at the threshold
- * that finds edited copies at that length without joining unrelated texts. The rule and its
+ * The length-adaptive decision over texts (text decision specification v3; v2 selectable):
+ * short texts are compared by their sets of words weighed by what they say, long ones by their
+ * sets of word pairs, each at the threshold that finds edited copies at that length without
+ * joining unrelated texts or different items. The rule and its
  * constants are measured by `npm run quality` (docs/adaptive.md); each entry implements it in
  * its own engine (the Rust core, or `ts/pure/text-sketches.ts`), and both are checked against
  * the rule by brute force.
@@ -11,13 +12,37 @@ import type { MinHashDecisions, PriorityOption } from './decide.js';
 import { takingOrder } from './decide.js';
 import { checkOptions, describe } from './validate.js';
 
-/** The version of the text decision specification `decideTexts` implements. */
-export const TEXT_DECISION_VERSION = 2;
+/** The version of the text decision specification `decideTexts` implements by default. */
+export const TEXT_DECISION_VERSION = 3;
 
 /** A text with at most this many distinct words is short. */
 export const SHORT_WORDS = 40;
-/** Exact Jaccard similarity of their word sets that makes two short texts near-duplicates. */
+/** Specification v2: the exact Jaccard similarity of their word sets that makes two short texts near-duplicates. */
 export const SHORT_THRESHOLD = 0.4;
+/** Specification v3: what a heavy word weighs (any word but a common word, a number — ASCII digits, or `v` and digits — or one ASCII character). */
+export const HEAVY_WEIGHT = 4;
+/** Specification v3: what a light word weighs. */
+export const LIGHT_WEIGHT = 1;
+/** Specification v3: what a heavy word and its typo share of their weight (each keeps the rest apart). */
+export const TYPO_SHARED = 3;
+/** Specification v3: the fewest code points of a heavy word that can be a typo of another. */
+export const TYPO_CHARS = 3;
+/** Specification v3: the weighted word-set similarity (numerator, denominator) that makes two short texts near-duplicates. */
+export const THRESHOLD: readonly [number, number] = [7, 10];
+/** Specification v3: the same, with `templates: 'remove'`. */
+export const TEMPLATES_THRESHOLD: readonly [number, number] = [1, 2];
+/**
+ * Specification v3: a pair may have replaced one heavy word by another per this many distinct
+ * words of the smaller text (none below 12), and as many heavy words held by
+ * {@link FREQUENT_KEPT} kept texts may be on one side only.
+ */
+export const SUBSTITUTION_SPAN = 12;
+/**
+ * Specification v3: a heavy word added to or dropped from a line (with no typo on the other
+ * side) that at least this many other kept short texts hold names a variant (`- documentation`,
+ * `(32bit)`) rather than an edit.
+ */
+export const FREQUENT_KEPT = 1;
 /** Estimated Jaccard similarity of their word-pair sets that makes any other pair near-duplicates. */
 export const LONG_THRESHOLD = 0.62;
 /**
@@ -51,8 +76,38 @@ export const TextKind = {
   long: 3,
 } as const;
 
-/** Options of `decideTexts`: only the priority; the rest is the specification's. */
-export type DecideTextsOptions = PriorityOption;
+/** Options of `decideTexts`: the priority, and which rule judges short texts. */
+export interface DecideTextsOptions extends PriorityOption {
+  /**
+   * The text decision specification: `3` (default) weighs words by what they say, forgives
+   * typos and keeps template siblings; `2` is the earlier rule (word-set Jaccard ≥ 0.4).
+   */
+  readonly version?: 2 | 3;
+  /**
+   * Specification v3 only: `'keep'` (default) keeps short lines that name different items on
+   * one template ("… entry for ajv" / "… entry for conf"); `'remove'` removes them too, at
+   * weighted similarity ≥ 0.5, for one line per template.
+   */
+  readonly templates?: 'keep' | 'remove';
+}
+
+/** The rule codes the engines take: v3 keeping template siblings, v3 removing them, v2. */
+export const RuleCode = { v3: 0, v3Templates: 1, v2: 2 } as const;
+
+/** The rule code of checked options. */
+function ruleCode(o: DecideTextsOptions): number {
+  if (o.version !== undefined && o.version !== 2 && o.version !== 3) {
+    throw new RangeError(`options.version must be 2 or 3, got ${describe(o.version)}`);
+  }
+  if (o.templates !== undefined && o.templates !== 'keep' && o.templates !== 'remove') {
+    throw new RangeError(`options.templates must be 'keep' or 'remove', got ${describe(o.templates)}`);
+  }
+  if (o.version === 2) {
+    if (o.templates !== undefined) throw new RangeError(`options.templates applies to specification v3 only, got version 2`);
+    return RuleCode.v2;
+  }
+  return o.templates === 'remove' ? RuleCode.v3Templates : RuleCode.v3;
+}
 
 /**
  * Texts sketched for the length-adaptive decision, added a batch at a time so that a stream of
@@ -88,11 +143,12 @@ export interface TextSketchesConstructor {
 
 /**
  * `TextSketches.decide` of either entry: checks the options and takes the texts in priority
- * order; `decideInOrder` is the engine's rule over a checked order.
+ * order; `decideInOrder` is the engine's rule (a {@link RuleCode}) over a checked order.
  */
-export function decideSketched(length: number, options: unknown, decideInOrder: (order: Uint32Array) => MinHashDecisions): MinHashDecisions {
+export function decideSketched(length: number, options: unknown, decideInOrder: (order: Uint32Array, rule: number) => MinHashDecisions): MinHashDecisions {
   const o = options === undefined ? {} : (checkOptions(options) as DecideTextsOptions);
-  return decideInOrder(takingOrder(o.priority, length));
+  const rule = ruleCode(o);
+  return decideInOrder(takingOrder(o.priority, length), rule);
 }
 
 /** Positions of the texts of kind {@link TextKind.wordless} among `kinds`. */

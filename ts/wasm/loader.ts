@@ -95,7 +95,7 @@ export interface WasmExports {
   sh_text_sketches_add(handle: number, texts: number, len: number, offsets: number, offsetsLen: number): number;
   sh_text_sketches_kinds(handle: number, out: number, len: number): number;
   sh_text_sketches_truncate(handle: number, len: number): void;
-  sh_text_sketches_decide(handle: number, order: number, len: number, representative: number, similarity: number): number;
+  sh_text_sketches_decide(handle: number, order: number, len: number, representative: number, similarity: number, rule: number): number;
 }
 
 let compiled: WebAssembly.Module | null = null;

@@ -114,10 +114,10 @@ class WasmTextSketches implements TextSketchesType {
    * @throws {TypeError | RangeError} for a bad priority, or once freed.
    */
   decide(options?: DecideTextsOptions): MinHashDecisions {
-    return decideSketched(this.length, options, (order) => this.#decideInOrder(order));
+    return decideSketched(this.length, options, (order, rule) => this.#decideInOrder(order, rule));
   }
 
-  #decideInOrder(order: Uint32Array): MinHashDecisions {
+  #decideInOrder(order: Uint32Array, rule: number): MinHashDecisions {
     const pointer = this.#pointer();
     return withInstance((live) => {
       const n = live.sh_text_sketches_len(pointer);
@@ -127,7 +127,7 @@ class WasmTextSketches implements TextSketchesType {
         const orderRegion = scope.u32(order, 'order');
         const representative = scope.alloc(4 * n, 'representative');
         const similarity = scope.alloc(8 * n, 'similarity');
-        const status = live.sh_text_sketches_decide(pointer, orderRegion.ptr, n, representative, similarity);
+        const status = live.sh_text_sketches_decide(pointer, orderRegion.ptr, n, representative, similarity, rule);
         if (status === 1) throw new RangeError(`order must name each of the ${n} texts once`);
         throwIfFailed(status, 'decideTexts');
         return {

@@ -14,7 +14,7 @@
 #![deny(unsafe_op_in_unsafe_fn)]
 
 use core::{ptr, slice};
-use simhash_core::adaptive::TextSketches;
+use simhash_core::adaptive::{Rule, TextSketches};
 use simhash_core::minhash::datasketch::Scheme;
 use simhash_core::text::{TextOptions, Unit, Weighting};
 use simhash_core::{Error, Index, Matches, Slice, Strategy};
@@ -22,7 +22,7 @@ use std::alloc::{self, Layout};
 
 /// Bumped whenever a signature, a status code or the meaning of an argument changes; the loader
 /// refuses other versions.
-pub const ABI_VERSION: u32 = 7;
+pub const ABI_VERSION: u32 = 8;
 
 const OK: i32 = 0;
 
@@ -740,17 +740,25 @@ pub unsafe extern "C" fn sh_text_sketches_kinds(handle: u32, out: *mut u8, len: 
     OK
 }
 
-/// Decides the texts taken in `order` (`len` values) into `representative` and `similarity`.
+/// Decides the texts taken in `order` (`len` values) into `representative` and `similarity`,
+/// by the rule with code `rule`: 0 the default (specification v3), 1 v3 with template siblings
+/// removed, 2 specification v2; any other code is refused as a length mismatch.
 ///
 /// # Safety
 /// As [`sketches_mut`]; `order` points to `len` values, `representative` and `similarity` to
 /// `len` writable values each, none overlapping.
 #[no_mangle]
-pub unsafe extern "C" fn sh_text_sketches_decide(handle: u32, order: *const u32, len: usize, representative: *mut u32, similarity: *mut f64) -> i32 {
+pub unsafe extern "C" fn sh_text_sketches_decide(handle: u32, order: *const u32, len: usize, representative: *mut u32, similarity: *mut f64, rule: u32) -> i32 {
+    let rule = match rule {
+        0 => Rule::V3 { templates: false },
+        1 => Rule::V3 { templates: true },
+        2 => Rule::V2,
+        _ => return status(Error::LengthMismatch),
+    };
     // SAFETY: forwarded caller guarantees.
     let (sketches, order, representative, similarity) =
         unsafe { (sketches_mut(handle), input(order, len), output(representative, len), output(similarity, len)) };
-    to_status(sketches.decide(order, representative, similarity))
+    to_status(sketches.decide_with(rule, order, representative, similarity))
 }
 
 /// Forgets the texts after the first `len`.

@@ -1,4 +1,5 @@
-//! The rule over sketched texts. Short texts find their candidates by prefix filtering over a
+//! The rule over sketched texts. Short texts are judged by specification v3 (the `short`
+//! module) or v2; by v2 they find their candidates by prefix filtering over a
 //! global order of words, rarest first (Chaudhuri et al. 2006; Bayardo et al. 2007): two sets
 //! with Jaccard similarity ≥ t share a word among the first |x| − ⌈t·|x|⌉ + 1 of the larger's
 //! and the first |y| − ⌈2t/(1+t)·|y|⌉ + 1 of the smaller's, so no pair is missed and common
@@ -7,9 +8,11 @@
 //! texts are indexed, and a short text whose very word set was kept finds it by hash, so a
 //! family of identical texts costs each member one lookup (short) or one look per band (long).
 
+use super::best::Best;
 use super::mix_map::MixMap;
+use super::short::{Matcher, Text};
 use super::sketch::TextSketches;
-use super::{Kind, LONG_BANDS, LONG_EQUAL, LONG_ROWS, NUM_PERM, SHORT_DENOMINATOR, SHORT_NUMERATOR};
+use super::{Kind, Rule, LONG_BANDS, LONG_EQUAL, LONG_ROWS, NUM_PERM, SHORT_DENOMINATOR, SHORT_NUMERATOR};
 use crate::Error;
 
 /// ⌈t·s⌉ for t = 2/5: the fewest common words a set of `s` words needs with a set no larger
@@ -57,17 +60,6 @@ fn band_equal(x: &[u32], y: &[u32], band: usize) -> bool {
     x[rows.clone()] == y[rows]
 }
 
-/// The best candidate so far: the highest similarity, ties to the lowest rank.
-struct Best(Option<(f64, u32)>);
-
-impl Best {
-    fn consider(&mut self, similarity: f64, rank: u32) {
-        if self.0.map_or(true, |(s, r)| similarity > s || (similarity == s && rank < r)) {
-            self.0 = Some((similarity, rank));
-        }
-    }
-}
-
 fn empty_lists(len: usize) -> Result<Vec<Vec<u64>>, Error> {
     let mut v = Vec::new();
     v.try_reserve_exact(len).map_err(|_| Error::OutOfMemory)?;
@@ -83,16 +75,26 @@ fn zeroed<T: Clone>(len: usize, value: T) -> Result<Vec<T>, Error> {
 }
 
 impl TextSketches {
-    /// Decides every text: `order[r]` is the text taken r-th. A text kept gets itself as its
-    /// representative and similarity 1; a text removed, the kept text it is most similar to
-    /// (ties to the one taken first) and that similarity (word sets: exact Jaccard; word pairs:
-    /// the share of equal signature positions). Wordless texts are kept and never compared.
+    /// Decides every text by the default rule ([`Rule::V3`], template siblings kept): see
+    /// [`TextSketches::decide_with`].
+    ///
+    /// # Errors
+    /// As [`TextSketches::decide_with`].
+    pub fn decide(&self, order: &[u32], representative: &mut [u32], similarity: &mut [f64]) -> Result<(), Error> {
+        self.decide_with(Rule::V3 { templates: false }, order, representative, similarity)
+    }
+
+    /// Decides every text by `rule`: `order[r]` is the text taken r-th. A text kept gets itself
+    /// as its representative and similarity 1; a text removed, the kept text it is most similar
+    /// to (ties to the one taken first) and that similarity (short pairs: the rule's word-set
+    /// similarity; word pairs: the share of equal signature positions). Wordless texts are kept
+    /// and never compared.
     ///
     /// # Errors
     /// [`Error::LengthMismatch`] unless `order`, `representative` and `similarity` have one slot
     /// per text; [`Error::InvalidOrder`] unless `order` is a permutation of the texts;
     /// [`Error::OutOfMemory`].
-    pub fn decide(&self, order: &[u32], representative: &mut [u32], similarity: &mut [f64]) -> Result<(), Error> {
+    pub fn decide_with(&self, rule: Rule, order: &[u32], representative: &mut [u32], similarity: &mut [f64]) -> Result<(), Error> {
         let n = self.len();
         if order.len() != n || representative.len() != n || similarity.len() != n {
             return Err(Error::LengthMismatch);
@@ -105,19 +107,19 @@ impl TextSketches {
             }
         }
         stamp.fill(u32::MAX);
-        let ranked = self.ranked_words()?;
-        let vocabulary = self.word_hashes.len();
-        // Word rank → kept texts (by their rank in `order`) indexed or probed under it.
+        let sets = self.sets(rule)?;
+        let mut shorts = match rule {
+            Rule::V2 => Shorts::V2(PrefixLists::new(self.vocabulary.len())?),
+            Rule::V3 { templates } => Shorts::V3(Matcher::new(self.vocabulary.len(), n, templates)?),
+        };
         // The hash of a kept short text's word set → the text.
         let mut kept_sets = MixMap::default();
-        let mut marks = zeroed(vocabulary, u32::MAX)?;
-        let mut indexed = empty_lists(vocabulary)?;
-        let mut probed = empty_lists(vocabulary)?;
         // Band key → its list of kept texts in `bucket_lists`.
         let mut buckets = MixMap::default();
         let mut bucket_lists: Vec<Vec<u32>> = Vec::new();
         let mut keys = [0u32; LONG_BANDS];
-        let words_of = |position: usize| &ranked[self.word_range(position)];
+        let words_of = |position: usize| sets.of(position);
+        let kept_words = |kept: u32| words_of(order[kept as usize] as usize);
         for (rank, &position) in order.iter().enumerate() {
             let rank = rank as u32;
             let p = position as usize;
@@ -133,21 +135,14 @@ impl TextSketches {
             // A kept text of the same words is the best a short text can find among short
             // ones (similarity 1, and no other kept text has these words), so a family of
             // identical word sets costs each member one lookup.
-            let twin = if short { kept_sets.get(set_hash(x)).filter(|&kept| words_of(order[kept as usize] as usize) == x) } else { None };
+            let twin = if short { kept_sets.get(set_hash(x)).filter(|&kept| kept_words(kept) == x) } else { None };
             if let Some(kept) = twin {
                 best.consider(1.0, kept);
             } else if short {
-                // Kept sets no larger, indexed under their short prefix, against this one's long
-                // prefix; then kept sets larger, probed under their long prefix, against this
-                // one's short prefix. The sizes part the two, so no text is looked at twice.
-                // This text's words are marked with its rank: a candidate's overlap is a count
-                // of its marked words, without a merge's unpredictable branches.
-                for &word in x {
-                    marks[word as usize] = rank;
+                match &mut shorts {
+                    Shorts::V2(lists) => lists.find(&sets, order, x, rank, &mut stamp, &mut best),
+                    Shorts::V3(matcher) => matcher.find(&self.vocabulary, &Text::new(&self.vocabulary, x, rank), &kept_words, &mut best),
                 }
-                let look = Look { sketches: self, ranked: &ranked, order, x, rank, marks: &marks };
-                look.among(&x[..probe_prefix(x.len())], &indexed, false, &mut stamp, &mut best);
-                look.among(&x[..index_prefix(x.len())], &probed, true, &mut stamp, &mut best);
             }
             let signature = self.signature(p);
             if let Some(signature) = signature {
@@ -178,6 +173,9 @@ impl TextSketches {
                     }
                 }
             }
+            if let (true, Shorts::V3(matcher)) = (short, &mut shorts) {
+                matcher.count(x);
+            }
             match best.0 {
                 Some((s, kept)) => {
                     representative[p] = order[kept as usize];
@@ -188,11 +186,9 @@ impl TextSketches {
                     similarity[p] = 1.0;
                     if short {
                         kept_sets.get_or_insert(set_hash(x), rank)?;
-                        for (j, &word) in x[..index_prefix(x.len())].iter().enumerate() {
-                            push(&mut indexed[word as usize], pack(rank, x.len(), j))?;
-                        }
-                        for (j, &word) in x[..probe_prefix(x.len())].iter().enumerate() {
-                            push(&mut probed[word as usize], pack(rank, x.len(), j))?;
+                        match &mut shorts {
+                            Shorts::V2(lists) => lists.keep(x, rank)?,
+                            Shorts::V3(matcher) => matcher.keep(&self.vocabulary, x, rank)?,
                         }
                     }
                     if signature.is_some() {
@@ -213,33 +209,110 @@ impl TextSketches {
         Ok(())
     }
 
-    /// Every short text's words as ranks in the order of rarity (fewest short texts holding
-    /// the word first, ties by first appearance), ascending, laid out as `words`. Any order
-    /// finds every pair; this one keeps common words out of prefixes.
-    fn ranked_words(&self) -> Result<Vec<u32>, Error> {
-        let mut by_rarity = zeroed(self.word_hashes.len(), 0u64)?;
-        by_rarity.iter_mut().enumerate().for_each(|(id, slot)| *slot = u64::from(self.frequency[id]) << 32 | id as u64);
-        by_rarity.sort_unstable();
-        let mut rank_of = zeroed(self.word_hashes.len(), 0u32)?;
-        for (rank, &key) in by_rarity.iter().enumerate() {
-            rank_of[key as u32 as usize] = rank as u32;
-        }
-        drop(by_rarity);
-        let mut ranked = zeroed(self.words.len(), 0u32)?;
-        for (slot, &id) in ranked.iter_mut().zip(&self.words) {
-            *slot = rank_of[id as usize];
+    /// Every short text's word set, ascending: by v3 its words' ids; by v2 its tokens' (the
+    /// words' bases) ranks in the order of rarity (fewest short texts holding the token first,
+    /// ties by first appearance). Any order finds every pair; this one keeps common tokens out
+    /// of prefixes.
+    fn sets(&self, rule: Rule) -> Result<Sets, Error> {
+        let mut sets = Sets { words: self.words.clone(), ends: self.word_end.clone() };
+        if rule == Rule::V2 {
+            // Tokens, each once per text.
+            let base = &self.vocabulary.base;
+            let mut at = 0;
+            for i in 0..self.len() {
+                let start = at;
+                for &word in &self.words[self.word_range(i)] {
+                    let token = base[word as usize];
+                    if !sets.words[start..at].contains(&token) {
+                        sets.words[at] = token;
+                        at += 1;
+                    }
+                }
+                sets.ends[i] = at as u32;
+            }
+            sets.words.truncate(at);
+            let mut frequency = zeroed(self.vocabulary.len(), 0u32)?;
+            sets.words.iter().for_each(|&token| frequency[token as usize] += 1);
+            let mut by_rarity = zeroed(frequency.len(), 0u64)?;
+            by_rarity.iter_mut().enumerate().for_each(|(id, slot)| *slot = u64::from(frequency[id]) << 32 | id as u64);
+            by_rarity.sort_unstable();
+            let mut rank_of = frequency;
+            for (rank, &key) in by_rarity.iter().enumerate() {
+                rank_of[key as u32 as usize] = rank as u32;
+            }
+            sets.words.iter_mut().for_each(|word| *word = rank_of[*word as usize]);
         }
         for i in 0..self.len() {
-            insertion_sort(&mut ranked[self.word_range(i)]);
+            let range = sets.range(i);
+            insertion_sort(&mut sets.words[range]);
         }
-        Ok(ranked)
+        Ok(sets)
     }
 }
 
-/// One short text (`x`, taken `rank`-th) looking for its most similar kept short text.
+/// Word sets laid out back to back: set i is `words[ends[i - 1]..ends[i]]`.
+struct Sets {
+    words: Vec<u32>,
+    ends: Vec<u32>,
+}
+
+impl Sets {
+    fn range(&self, i: usize) -> core::ops::Range<usize> {
+        (if i == 0 { 0 } else { self.ends[i - 1] as usize })..self.ends[i] as usize
+    }
+
+    fn of(&self, i: usize) -> &[u32] {
+        &self.words[self.range(i)]
+    }
+}
+
+/// The kept short texts' lists of one rule.
+enum Shorts {
+    V2(PrefixLists),
+    V3(Matcher),
+}
+
+/// Specification v2's lists: word rank → kept texts (by their rank in `order`) indexed or probed
+/// under it, and the marks of the words of the text being decided.
+struct PrefixLists {
+    marks: Vec<u32>,
+    indexed: Vec<Vec<u64>>,
+    probed: Vec<Vec<u64>>,
+}
+
+impl PrefixLists {
+    fn new(words: usize) -> Result<PrefixLists, Error> {
+        Ok(PrefixLists { marks: zeroed(words, u32::MAX)?, indexed: empty_lists(words)?, probed: empty_lists(words)? })
+    }
+
+    /// Kept sets no larger, indexed under their short prefix, against this one's long prefix;
+    /// then kept sets larger, probed under their long prefix, against this one's short prefix.
+    /// The sizes part the two, so no text is looked at twice. This text's words are marked with
+    /// its rank: a candidate's overlap is a count of its marked words, without a merge's
+    /// unpredictable branches.
+    fn find(&mut self, sets: &Sets, order: &[u32], x: &[u32], rank: u32, stamp: &mut [u32], best: &mut Best) {
+        for &word in x {
+            self.marks[word as usize] = rank;
+        }
+        let look = Look { sets, order, x, rank, marks: &self.marks };
+        look.among(&x[..probe_prefix(x.len())], &self.indexed, false, stamp, best);
+        look.among(&x[..index_prefix(x.len())], &self.probed, true, stamp, best);
+    }
+
+    fn keep(&mut self, x: &[u32], rank: u32) -> Result<(), Error> {
+        for (j, &word) in x[..index_prefix(x.len())].iter().enumerate() {
+            push(&mut self.indexed[word as usize], pack(rank, x.len(), j))?;
+        }
+        for (j, &word) in x[..probe_prefix(x.len())].iter().enumerate() {
+            push(&mut self.probed[word as usize], pack(rank, x.len(), j))?;
+        }
+        Ok(())
+    }
+}
+
+/// One short text (`x`, taken `rank`-th) looking for its most similar kept short text by v2.
 struct Look<'a> {
-    sketches: &'a TextSketches,
-    ranked: &'a [u32],
+    sets: &'a Sets,
     order: &'a [u32],
     x: &'a [u32],
     rank: u32,
@@ -266,7 +339,7 @@ impl Look<'_> {
                     continue;
                 }
                 stamp[kept as usize] = self.rank;
-                let y = &self.ranked[self.sketches.word_range(self.order[kept as usize] as usize)];
+                let y = self.sets.of(self.order[kept as usize] as usize);
                 // Nothing before the first shared word is shared.
                 let c = 1 + y[j + 1..].iter().filter(|&&w| self.marks[w as usize] == self.rank).count();
                 let union = sx + sy - c;
@@ -339,17 +412,85 @@ mod tests {
         sketches
     }
 
+    /// A string and its forms with at most one character removed (itself only when short).
+    fn forms(w: &str) -> Vec<String> {
+        let chars: Vec<char> = w.chars().collect();
+        let mut out = vec![w.to_string()];
+        if chars.len() > 3 {
+            out.extend((0..chars.len()).map(|i| chars.iter().enumerate().filter(|&(j, _)| j != i).map(|(_, c)| c).collect::<String>()));
+        }
+        out
+    }
+
+    /// Specification v3's judgement of two short texts, from their words as strings, each with
+    /// its forms.
+    fn v3_similarity(x: &[(String, Vec<String>)], y: &[(String, Vec<String>)], templates: bool, held: &dyn Fn(&String) -> usize) -> Option<f64> {
+        let number = |w: &String| {
+            let digits = w.strip_prefix('v').unwrap_or(w);
+            !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
+        };
+        let light = |w: &String| w.len() == 1 || number(w) || super::super::COMMON_WORDS.contains(&w.as_str());
+        let weight = |(w, _): &(String, Vec<String>)| if light(w) { 1u32 } else { 4 };
+        let eligible = |w: &String| w.chars().count() >= 3 && !w.bytes().any(|b| b.is_ascii_digit() || b == b'+' || b == b'#');
+        // x's word a and y's word b pair when they are typos and one is held by no other kept text.
+        let typos = |(a, fa): &(String, Vec<String>), (b, fb): &(String, Vec<String>)| {
+            eligible(a) && eligible(b) && fa.iter().any(|f| fb.contains(f)) && (held(a) == 0 || held(b) <= 1)
+        };
+        let holds = |set: &[(String, Vec<String>)], w: &String| set.iter().any(|(v, _)| v == w);
+        let (wx, wy) = (x.iter().map(weight).sum::<u32>(), y.iter().map(weight).sum::<u32>());
+        let mut shared: u32 = x.iter().filter(|w| holds(y, &w.0)).map(weight).sum();
+        let ux: Vec<&(String, Vec<String>)> = x.iter().filter(|w| !light(&w.0) && !holds(y, &w.0)).collect();
+        let uy: Vec<&(String, Vec<String>)> = y.iter().filter(|w| !light(&w.0) && !holds(x, &w.0)).collect();
+        // A maximum matching by augmenting paths over the strings.
+        type Word = (String, Vec<String>);
+        fn augment(i: usize, ux: &[&Word], uy: &[&Word], partner: &mut Vec<Option<usize>>, seen: &mut Vec<bool>, typos: &dyn Fn(&Word, &Word) -> bool) -> bool {
+            for j in 0..uy.len() {
+                if !seen[j] && typos(ux[i], uy[j]) {
+                    seen[j] = true;
+                    if partner[j].map_or(true, |k| augment(k, ux, uy, partner, seen, typos)) {
+                        partner[j] = Some(i);
+                        return true;
+                    }
+                }
+            }
+            false
+        }
+        let mut partner = vec![None; uy.len()];
+        let paired = (0..ux.len()).filter(|&i| augment(i, &ux, &uy, &mut partner, &mut vec![false; uy.len()], &typos)).count();
+        shared += 3 * paired as u32;
+        let substituted = ux.len().min(uy.len()) - paired;
+        // Held by other kept texts: y is kept and holds its own words.
+        let variants = ux.iter().filter(|a| held(&a.0) >= 1 && !uy.iter().any(|b| typos(a, b))).count()
+            + uy.iter().filter(|b| held(&b.0) > 1 && !ux.iter().any(|a| typos(a, b))).count();
+        let (num, den) = if templates { (1, 2) } else { (7, 10) };
+        let allowed = templates || (substituted <= x.len().min(y.len()) / 12 && variants <= x.len().min(y.len()) / 12);
+        (allowed && shared * den >= num * (wx + wy - shared)).then(|| f64::from(shared) / f64::from(wx + wy - shared))
+    }
+
     /// The rule by brute force: every kept text is looked at, in the order taken; a pair judged
     /// by word pairs must also share a band, as candidates must.
-    fn oracle(s: &TextSketches, order: &[u32]) -> (Vec<u32>, Vec<f64>) {
+    fn oracle(s: &TextSketches, texts: &[String], order: &[u32], rule: Rule) -> (Vec<u32>, Vec<f64>) {
         let n = s.len();
         let (mut rep, mut sim) = (vec![0; n], vec![0.0; n]);
         let mut kept: Vec<u32> = Vec::new();
+        // Short texts taken before holding each word.
+        let mut held: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+        // v2 judges tokens: the words without their signs.
         let set = |i: usize| {
-            let mut w = s.words[s.word_range(i)].to_vec();
+            let mut w: Vec<u32> = s.words[s.word_range(i)].iter().map(|&w| s.vocabulary.base[w as usize]).collect();
             w.sort_unstable();
+            w.dedup();
             w
         };
+        let strings: Vec<Vec<(String, Vec<String>)>> = texts
+            .iter()
+            .map(|t| {
+                let mut w: Vec<String> = t.split_whitespace().map(String::from).collect();
+                w.sort();
+                w.dedup();
+                w.into_iter().map(|w| (w.clone(), forms(&w))).collect()
+            })
+            .collect();
         for &p in order {
             let p = p as usize;
             let mut best: Option<(f64, usize)> = None;
@@ -361,10 +502,15 @@ mod tests {
                     }
                     let both_short = s.kinds[p] != Kind::Long as u8 && s.kinds[k] != Kind::Long as u8;
                     let value = if both_short {
-                        let (x, y) = (set(p), set(k));
-                        let c = x.iter().filter(|w| y.contains(w)).count();
-                        let u = x.len() + y.len() - c;
-                        (5 * c >= 2 * u).then(|| c as f64 / u as f64)
+                        match rule {
+                            Rule::V2 => {
+                                let (x, y) = (set(p), set(k));
+                                let c = x.iter().filter(|w| y.contains(w)).count();
+                                let u = x.len() + y.len() - c;
+                                (5 * c >= 2 * u).then(|| c as f64 / u as f64)
+                            }
+                            Rule::V3 { templates } => v3_similarity(&strings[p], &strings[k], templates, &|w| held.get(w).copied().unwrap_or(0)),
+                        }
                     } else {
                         match (s.signature(p), s.signature(k)) {
                             (Some(a), Some(b)) if (0..LONG_BANDS).any(|band| band_equal(a, b, band)) => {
@@ -381,6 +527,11 @@ mod tests {
                     }
                 }
             }
+            if s.kinds[p] == Kind::Short as u8 || s.kinds[p] == Kind::ShortWithPairs as u8 {
+                for (w, _) in &strings[p] {
+                    *held.entry(w.clone()).or_insert(0) += 1;
+                }
+            }
             match best {
                 Some((v, at)) => {
                     rep[p] = kept[at];
@@ -394,6 +545,61 @@ mod tests {
             }
         }
         (rep, sim)
+    }
+
+    /// Texts of real-looking words over a small vocabulary, so that short ones meet: common
+    /// words, numbers, words of three to eight letters that are typos of one another, and
+    /// copies with their words substituted, inserted, deleted or misspelt.
+    fn lettered_texts(rng: &mut Rng, count: usize) -> Vec<String> {
+        let mut vocabulary: Vec<String> = ["the", "for", "a", "of", "and", "2", "v3", "x", "c", "c++", "c#", "abc+"].iter().map(|w| w.to_string()).collect();
+        let letters = b"abcde";
+        while vocabulary.len() < 90 {
+            let len = 3 + rng.below(6) as usize;
+            let word: String = (0..len).map(|_| letters[rng.below(5) as usize] as char).collect();
+            if !vocabulary.contains(&word) {
+                vocabulary.push(word);
+            }
+        }
+        let misspell = |rng: &mut Rng, word: &str| {
+            if !word.bytes().all(|b| b.is_ascii_lowercase()) {
+                return word.to_string();
+            }
+            let mut chars: Vec<char> = word.chars().collect();
+            let at = rng.below(chars.len() as u64) as usize;
+            match rng.below(4) {
+                0 => chars[at] = letters[rng.below(5) as usize] as char,
+                1 => chars.insert(at, letters[rng.below(5) as usize] as char),
+                2 if chars.len() > 1 => {
+                    chars.remove(at);
+                }
+                _ if at + 1 < chars.len() => chars.swap(at, at + 1),
+                _ => {}
+            }
+            chars.into_iter().collect::<String>()
+        };
+        let mut out: Vec<Vec<String>> = Vec::new();
+        while out.len() < count {
+            if !out.is_empty() && rng.below(3) != 0 {
+                let mut copy = out[rng.below(out.len() as u64) as usize].clone();
+                for _ in 0..rng.below(4) {
+                    let at = rng.below(copy.len() as u64 + 1) as usize;
+                    let word = vocabulary[rng.below(vocabulary.len() as u64) as usize].clone();
+                    match rng.below(4) {
+                        0 if at < copy.len() => copy[at] = word,
+                        1 if at < copy.len() => {
+                            copy.remove(at);
+                        }
+                        2 if at < copy.len() => copy[at] = misspell(rng, &copy[at]),
+                        _ => copy.insert(at, word),
+                    }
+                }
+                out.push(copy);
+            } else {
+                let len = [0, 1, 2, 3, 5, 7, 9, 12, 14, 20, 26, 30, 45][rng.below(13) as usize];
+                out.push((0..len).map(|_| vocabulary[rng.below(vocabulary.len() as u64) as usize].clone()).collect());
+            }
+        }
+        out.into_iter().map(|words| words.join(" ")).collect()
     }
 
     /// Texts over a small vocabulary, so that short ones meet: originals of 0–70 words, edited
@@ -424,23 +630,79 @@ mod tests {
         out.into_iter().map(|words| words.join(" ")).collect()
     }
 
+    fn shuffled(rng: &mut Rng, n: usize, shuffle: bool) -> Vec<u32> {
+        let mut order: Vec<u32> = (0..n as u32).collect();
+        if shuffle {
+            for i in (1..order.len()).rev() {
+                order.swap(i, rng.below(i as u64 + 1) as usize);
+            }
+        }
+        order
+    }
+
     #[test]
     fn decisions_equal_the_rule_by_brute_force() {
         let mut rng = Rng::new(7);
         for round in 0..30 {
             let texts = texts(&mut rng, 20 + round * 10);
             let s = sketch(&texts);
-            let n = texts.len() as u32;
-            let mut order: Vec<u32> = (0..n).collect();
-            if round % 2 == 1 {
-                for i in (1..order.len()).rev() {
-                    order.swap(i, rng.below(i as u64 + 1) as usize);
+            let order = shuffled(&mut rng, texts.len(), round % 2 == 1);
+            let (mut rep, mut sim) = (vec![0; texts.len()], vec![0.0; texts.len()]);
+            s.decide_with(Rule::V2, &order, &mut rep, &mut sim).unwrap();
+            assert_eq!((rep, sim), oracle(&s, &texts, &order, Rule::V2), "round {}", round);
+        }
+    }
+
+    #[test]
+    fn v3_decisions_equal_the_rule_by_brute_force() {
+        let mut rng = Rng::new(17);
+        for round in 0..40 {
+            let texts = lettered_texts(&mut rng, 20 + round * 6);
+            let s = sketch(&texts);
+            let order = shuffled(&mut rng, texts.len(), round % 2 == 1);
+            for templates in [false, true] {
+                let rule = Rule::V3 { templates };
+                let (mut rep, mut sim) = (vec![0; texts.len()], vec![0.0; texts.len()]);
+                s.decide_with(rule, &order, &mut rep, &mut sim).unwrap();
+                let (want_rep, want_sim) = oracle(&s, &texts, &order, rule);
+                for i in 0..texts.len() {
+                    assert_eq!((rep[i], sim[i]), (want_rep[i], want_sim[i]), "round {} {:?} text {} {:?}", round, rule, i, texts[i]);
                 }
             }
-            let (mut rep, mut sim) = (vec![0; texts.len()], vec![0.0; texts.len()]);
-            s.decide(&order, &mut rep, &mut sim).unwrap();
-            assert_eq!((rep, sim), oracle(&s, &order), "round {}", round);
         }
+    }
+
+    #[test]
+    fn v3_keeps_template_siblings_and_removes_edits() {
+        let texts: Vec<String> = [
+            "stub typescript definitions entry for ajv",
+            "stub typescript definitions entry for conf",
+            "stub typescript definitons entry for ajv",
+            "the stub typescript definitions entry for ajv 2",
+            "use the reenie beanie font family from google fonts in your expo app",
+            "use the abhaya libre font family from google fonts in your expo app",
+            "a functional css framework",
+            "a minimalist css framework",
+            "gnu c++ compiler for the mips architecture",
+            "gnu c compiler for the i386 architecture",
+            "gnu c++ compiler for the i386 architecture",
+            "re: stub typescript definitions entry for ajv",
+        ]
+        .iter()
+        .map(|t| t.to_string())
+        .collect();
+        let s = sketch(&texts);
+        let order: Vec<u32> = (0..texts.len() as u32).collect();
+        let (mut rep, mut sim) = (vec![0; texts.len()], vec![0.0; texts.len()]);
+        s.decide(&order, &mut rep, &mut sim).unwrap();
+        // C++ is a word another line holds, so a C compiler is not a C++ compiler edited.
+        assert_eq!(rep, [0, 1, 0, 0, 4, 5, 6, 7, 8, 9, 10, 0]);
+        assert!(sim[2] < 1.0 && sim[3] < 1.0);
+        s.decide_with(Rule::V3 { templates: true }, &order, &mut rep, &mut sim).unwrap();
+        assert_eq!(rep, [0, 0, 0, 0, 4, 4, 6, 6, 8, 8, 8, 0]);
+        // v2 judges tokens: c and c++ are one.
+        s.decide_with(Rule::V2, &order, &mut rep, &mut sim).unwrap();
+        assert_eq!((rep[9], rep[10], sim[10]), (8, 8, 0.75));
     }
 
     #[test]
@@ -476,13 +738,16 @@ mod tests {
         ];
         let s = sketch(&texts);
         let (mut rep, mut sim) = (vec![0; 5], vec![0.0; 5]);
-        s.decide(&[0, 1, 2, 3, 4], &mut rep, &mut sim).unwrap();
+        s.decide_with(Rule::V2, &[0, 1, 2, 3, 4], &mut rep, &mut sim).unwrap();
         assert_eq!(rep, [0, 0, 2, 3, 3]);
         assert_eq!(sim[1], 0.8);
         assert!(sim[4] > 0.9 && sim[4] < 1.0);
         // Taken the other way round, the edited copies are kept.
-        s.decide(&[4, 3, 2, 1, 0], &mut rep, &mut sim).unwrap();
+        s.decide_with(Rule::V2, &[4, 3, 2, 1, 0], &mut rep, &mut sim).unwrap();
         assert_eq!(rep, [1, 1, 2, 4, 4]);
+        // By v3 a crash is not a hang: the two lines name different faults.
+        s.decide(&[0, 1, 2, 3, 4], &mut rep, &mut sim).unwrap();
+        assert_eq!(rep, [0, 1, 2, 3, 3]);
     }
 
     #[test]
@@ -513,7 +778,7 @@ mod tests {
         };
         assert_eq!(decide(&longer), decide(&whole));
         assert_eq!(decide(&cut), decide(&whole));
-        assert_eq!(longer.frequency, whole.frequency);
+        assert_eq!(longer.words, whole.words);
         assert_eq!(longer.signatures, whole.signatures);
         longer.truncate(0);
         assert!(longer.is_empty() && longer.words.is_empty() && longer.signatures.is_empty());

@@ -57,6 +57,21 @@ impl MixMap {
         Ok(value)
     }
 
+    /// Gives `key` the value `value` (below `u32::MAX`) and returns the one it had.
+    pub(super) fn replace(&mut self, key: u64, value: u32) -> Result<Option<u32>, Error> {
+        let had = self.get_or_insert(key, value)?;
+        if had == value {
+            return Ok(None);
+        }
+        let mask = self.keys.len() - 1;
+        let mut i = self.home(key);
+        while self.keys[i] != key || self.values[i] == VACANT {
+            i = (i + 1) & mask;
+        }
+        self.values[i] = value;
+        Ok(Some(had))
+    }
+
     #[inline(never)]
     fn grow(&mut self) -> Result<(), Error> {
         let size = (self.keys.len() * 2).max(16);

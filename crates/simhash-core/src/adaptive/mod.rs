@@ -1,32 +1,71 @@
-//! The length-adaptive decision over texts (text decision specification v2, `docs/adaptive.md`):
+//! The length-adaptive decision over texts (text decision specification v3, `docs/adaptive.md`):
 //! which texts to keep and which to remove as near-duplicates of a kept one, with features and
 //! threshold chosen from each text's length.
 //!
-//! A text of at most [`SHORT_WORDS`] distinct words is short. Two short texts are
-//! near-duplicates when the exact Jaccard similarity of their word sets is at least 2/5; any
-//! other pair when the estimated Jaccard similarity of their sets of word pairs (128-position
-//! MinHash, specification v1) reaches [`LONG_EQUAL`]/128. Candidates of the first rule come from
-//! prefix filtering, which misses no pair; those of the second from LSH bands of the pair
-//! signatures. Texts are taken in a given order; each is removed for the most similar kept text,
-//! ties to the one taken first, or kept.
+//! A text of at most [`SHORT_WORDS`] distinct words is short. Two short texts are compared by
+//! their word sets, each word weighed by what it says ([`Rule::V3`], the `short` module), or, by
+//! specification v2 ([`Rule::V2`]), by the exact Jaccard similarity of their word sets against
+//! 2/5. Any other pair is near-duplicate when the estimated Jaccard similarity of their sets of
+//! word pairs (128-position MinHash, specification v1) reaches [`LONG_EQUAL`]/128. Candidates of
+//! the short rules come from lists of kept texts that miss no pair; those of the long rule from
+//! LSH bands of the pair signatures. Texts are taken in a given order; each is removed for the
+//! most similar kept text, ties to the one taken first, or kept.
 //!
-//! [`TextSketches`] holds what the rule needs of each text, made one batch of texts at a time,
+//! [`TextSketches`] holds what the rules need of each text, made one batch of texts at a time,
 //! so that texts need not outlive their batch.
 
+mod best;
+mod common_words;
 mod decide;
 mod mix_map;
+mod short;
 mod sketch;
+mod vocabulary;
 
+pub use common_words::COMMON_WORDS;
 pub use sketch::TextSketches;
+pub use vocabulary::TYPO_CHARS;
 
-/// The version of the text decision specification implemented here.
-pub const TEXT_DECISION_VERSION: u32 = 2;
+/// The version of the text decision specification implemented here (the default rule).
+pub const TEXT_DECISION_VERSION: u32 = 3;
+
+/// How short texts are judged; long texts are judged alike by every rule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rule {
+    /// Specification v2: exact Jaccard similarity of word sets at least 2/5.
+    V2,
+    /// Specification v3: weighted word sets with typos paired. With `templates`, lines that
+    /// differ in the items they name (template siblings) are near-duplicates too, at a lower
+    /// threshold ([`TEMPLATES_THRESHOLD`]).
+    V3 { templates: bool },
+}
+
+/// What a heavy word (any but a common word, a number or one ASCII character) weighs in v3.
+pub const HEAVY_WEIGHT: u32 = 4;
+/// What a light word weighs in v3.
+pub const LIGHT_WEIGHT: u32 = 1;
+/// What a heavy word and its typo share of their weight in v3 (each keeps the rest apart).
+pub const TYPO_SHARED: u32 = 3;
+/// The weighted Jaccard similarity (numerator, denominator) that makes two short texts
+/// near-duplicates in v3.
+pub const THRESHOLD: (u32, u32) = (7, 10);
+/// The same, when template siblings are removed too.
+pub const TEMPLATES_THRESHOLD: (u32, u32) = (1, 2);
+/// In v3, a pair may have replaced one heavy word by another (unpaired heavy words on both
+/// sides) per this many distinct words of the smaller text, none below 12; and as many heavy
+/// words that many kept texts hold ([`FREQUENT_KEPT`]) may be on one side only.
+pub const SUBSTITUTION_SPAN: usize = 12;
+/// In v3, a heavy word added to or dropped from a line (with no typo on the other side) that at
+/// least this many other short texts taken before hold names a variant (`- documentation`,
+/// `(32bit)`) rather than an edit: it counts as a substitution. A word an edit adds (`Re:`,
+/// `[WIP]`) is one the rest of the corpus does not hold.
+pub const FREQUENT_KEPT: u32 = 1;
 
 /// A text with at most this many distinct words is short.
 pub const SHORT_WORDS: usize = 40;
 
-/// Two short texts are near-duplicates when `common · DENOMINATOR ≥ union · NUMERATOR` for
-/// their word sets: Jaccard similarity ≥ 2/5, checked in integers.
+/// By specification v2, two short texts are near-duplicates when `common · DENOMINATOR ≥
+/// union · NUMERATOR` for their word sets: Jaccard similarity ≥ 2/5, checked in integers.
 pub const SHORT_NUMERATOR: u32 = 2;
 /// See [`SHORT_NUMERATOR`].
 pub const SHORT_DENOMINATOR: u32 = 5;

@@ -1,10 +1,10 @@
 //! What the rule keeps of each text: its kind, its word set when short, its word-pair
 //! signature when it may meet a long text. One tokenisation serves words and pairs.
 
-use super::mix_map::MixMap;
+use super::vocabulary::Vocabulary;
 use super::{Kind, NUM_PERM, PAIRS_TO_MEET_LONG, SHORT_WORDS};
 use crate::fingerprint::check_offsets;
-use crate::fingerprint::text::{word_units, Scratch, ShingleHasher};
+use crate::fingerprint::text::{for_each_token, word_units, Scratch, ShingleHasher};
 use crate::minhash::Sketch;
 use crate::Error;
 
@@ -20,10 +20,8 @@ pub struct TextSketches {
     /// in no order; empty unless the text is short.
     pub(super) word_end: Vec<u32>,
     pub(super) words: Vec<u32>,
-    /// Word hash → word id; per id its hash and how many short texts hold it.
-    vocabulary: MixMap,
-    pub(super) word_hashes: Vec<u64>,
-    pub(super) frequency: Vec<u32>,
+    /// The words of the short texts.
+    pub(super) vocabulary: Vocabulary,
     /// Per text, the number of its word-pair signature in `signatures`, or [`NO_SIGNATURE`].
     pub(super) signature_of: Vec<u32>,
     pub(super) signatures: Vec<u32>,
@@ -133,9 +131,6 @@ impl TextSketches {
             return;
         }
         let words = if len == 0 { 0 } else { self.word_end[len - 1] as usize };
-        for &id in &self.words[words..] {
-            self.frequency[id as usize] -= 1;
-        }
         let signatures = self.signature_of[..len].iter().filter(|&&s| s != NO_SIGNATURE).count();
         self.kinds.truncate(len);
         self.word_end.truncate(len);
@@ -145,7 +140,7 @@ impl TextSketches {
     }
 
     fn add_one(&mut self, text: &[u8]) -> Result<(), Error> {
-        let TextSketches { kinds, word_end, words, vocabulary, word_hashes, frequency, signature_of, signatures, scratch, distinct, pairs, bins } = self;
+        let TextSketches { kinds, word_end, words, vocabulary, signature_of, signatures, scratch, distinct, pairs, bins } = self;
         let (units, hasher) = word_units(text, SEED, scratch)?;
         // Distinct words up to one past the short limit: that one says the text is long.
         distinct.clear();
@@ -164,18 +159,32 @@ impl TextSketches {
             if words.len() + distinct.len() >= u32::MAX as usize {
                 return Err(Error::TooManyElements);
             }
-            reserve(words, distinct.len())?;
-            reserve(word_hashes, distinct.len())?;
-            reserve(frequency, distinct.len())?;
-            for &hash in distinct.iter() {
-                let next = word_hashes.len() as u32;
-                let id = vocabulary.get_or_insert(hash, next)?;
-                if id == next {
-                    word_hashes.push(hash);
-                    frequency.push(0);
+            // A word with signs is a word of its own: up to one a token.
+            reserve(words, units.len())?;
+            let first = words.len();
+            if text.iter().any(|&b| b == b'+' || b == b'#') || distinct.iter().any(|&hash| vocabulary.id(hash).is_none()) {
+                // Words are classified from their bytes, and a word keeps the `+` and `#` signs
+                // right after it (`c`, `c++` and `c#` are three words): tokenise again.
+                let mut result = Ok(());
+                for_each_token(text, |start, end| {
+                    let signed = end + text[end..].iter().take_while(|&&b| b == b'+' || b == b'#').count();
+                    let hash = if signed == end { hasher.unit(&text[start..end]) } else { hasher.unit(&text[start..signed]) };
+                    let id = match vocabulary.id(hash) {
+                        Some(id) => Ok(id),
+                        None if result.is_ok() => vocabulary.insert(hash, &text[start..signed], end - start, &hasher),
+                        None => return,
+                    };
+                    match id {
+                        Ok(id) if !words[first..].contains(&id) => words.push(id),
+                        Ok(_) => {}
+                        Err(error) => result = Err(error),
+                    }
+                });
+                result?;
+            } else {
+                for &hash in distinct.iter() {
+                    words.push(vocabulary.id(hash).ok_or(Error::OutOfMemory)?);
                 }
-                frequency[id as usize] += 1;
-                words.push(id);
             }
             word_pairs(units, &hasher, pairs)?;
             pairs.sort_unstable();

@@ -8,7 +8,7 @@ mod tokens;
 mod xxh3;
 
 pub use classes::{MARK, SEPARATOR, UNICODE_VERSION, UNSEGMENTED, WORD};
-pub use tokens::{class_of, for_each_token, lowercase_ascii};
+pub use tokens::{class_of, for_each_token, lowercase_ascii, sequence_length};
 
 use crate::fingerprint::compute::compute;
 use crate::Error;
@@ -156,6 +156,12 @@ impl ShingleHasher {
     #[inline]
     pub fn shingle(&self, units: &[u64]) -> u64 {
         self.0.units(units)
+    }
+
+    /// The unit hash of a token's UTF-8 bytes (step 6), as [`word_units`] hashes it.
+    #[inline]
+    pub fn unit(&self, bytes: &[u8]) -> u64 {
+        self.0.bytes(bytes)
     }
 }
 

@@ -1,0 +1,245 @@
+//! The words of the sketched texts, each with an id: its hash, its weight under specification v3,
+//! the words it is a typo of, and the word it is without signs.
+//!
+//! A word is a token of the text specification v1 with the `+` and `#` signs that follow it, so
+//! that `c`, `c++` and `c#` are three words; specification v2 judges by tokens alone, so each
+//! word also names its *base*, the word without its signs.
+//!
+//! A word is *light* when it is one of [`COMMON_WORDS`], a number (ASCII digits, or `v` and
+//! digits: a version) or a single ASCII character; any other word is *heavy*, names with digits
+//! (`arm64`, `id3`) among them. Two heavy words without ASCII digits of at least
+//! [`TYPO_CHARS`] code points are *typos* of each other when removing at most one code point
+//! from each makes them equal: a letter changed, added, dropped, or two swapped. (Names with
+//! digits that differ by one, `gtk2` and `gtk3`, are variants, not misspellings.) Each
+//! heavy word is listed under its *typo keys* (its own hash and the hashes of its one-deletion
+//! variants), so the words sharing a key with a new word are its typos, found as it arrives.
+
+use super::common_words::COMMON_WORDS;
+use super::mix_map::MixMap;
+use crate::fingerprint::text::{sequence_length, ShingleHasher};
+use crate::Error;
+
+/// The fewest code points a heavy word needs to be a typo of another. Shorter words change
+/// meaning with one letter (`bug`, `big`), and a shared key must be a word of three letters.
+pub const TYPO_CHARS: usize = 3;
+
+/// The end of a chain of links.
+const END: u32 = u32::MAX;
+
+/// Whether a token is ASCII digits, or `v` and ASCII digits.
+fn is_number(token: &[u8]) -> bool {
+    let digits = token.strip_prefix(b"v").unwrap_or(token);
+    !digits.is_empty() && digits.iter().all(u8::is_ascii_digit)
+}
+
+/// Every word seen, by id (ids in order of first appearance).
+#[derive(Default)]
+pub(super) struct Vocabulary {
+    ids: MixMap,
+    /// Each word's base: the word without the signs after it (itself when it has none).
+    pub(super) base: Vec<u32>,
+    /// Whether each word is light.
+    pub(super) light: Vec<bool>,
+    /// The hashes of [`COMMON_WORDS`], made at the first word.
+    common: MixMap,
+    common_made: bool,
+    /// Typo key → its last link in `key_links`, a `(word, previous link)` chain.
+    keys: MixMap,
+    key_links: Vec<(u32, u32)>,
+    /// Per word, its last link in `neighbour_links`, a `(typo, previous link)` chain.
+    neighbour_head: Vec<u32>,
+    neighbour_links: Vec<(u32, u32)>,
+    variant: Vec<u8>,
+    variants: Vec<u64>,
+}
+
+fn push<T>(v: &mut Vec<T>, value: T) -> Result<(), Error> {
+    v.try_reserve(1).map_err(|_| Error::OutOfMemory)?;
+    v.push(value);
+    Ok(())
+}
+
+impl Vocabulary {
+    /// The id of the word with this hash, if it was seen.
+    pub(super) fn id(&self, hash: u64) -> Option<u32> {
+        self.ids.get(hash)
+    }
+
+    /// Number of words seen.
+    pub(super) fn len(&self) -> usize {
+        self.light.len()
+    }
+
+    /// Adds the word `word` (its UTF-8 bytes, `hash` their unit hash; its first `token` bytes the
+    /// token, the rest signs) and returns its id.
+    pub(super) fn insert(&mut self, hash: u64, word: &[u8], token: usize, hasher: &ShingleHasher) -> Result<u32, Error> {
+        if let Some(id) = self.ids.get(hash) {
+            return Ok(id);
+        }
+        let base = if token < word.len() { Some(self.insert(hasher.unit(&word[..token]), &word[..token], token, hasher)?) } else { None };
+        if !self.common_made {
+            for word in COMMON_WORDS {
+                self.common.get_or_insert(hasher.unit(word.as_bytes()), 0)?;
+            }
+            self.common_made = true;
+        }
+        let id = self.light.len() as u32;
+        let light = word.len() == 1 || is_number(word) || self.common.get(hash).is_some();
+        push(&mut self.base, base.unwrap_or(id))?;
+        push(&mut self.light, light)?;
+        push(&mut self.neighbour_head, END)?;
+        self.ids.get_or_insert(hash, id)?;
+        if !light && base.is_none() && !word.iter().any(u8::is_ascii_digit) {
+            self.link_typos(id, hash, word, hasher)?;
+        }
+        Ok(id)
+    }
+
+    /// Finds the typos of the new heavy word `id` through its keys, then lists it under them.
+    fn link_typos(&mut self, id: u32, hash: u64, token: &[u8], hasher: &ShingleHasher) -> Result<(), Error> {
+        let mut starts = Vec::new();
+        let mut i = 0;
+        while i < token.len() {
+            starts.push(i);
+            i += sequence_length(token, i).max(1);
+        }
+        if starts.len() < TYPO_CHARS {
+            return Ok(());
+        }
+        self.variants.clear();
+        self.variants.push(hash);
+        if starts.len() > TYPO_CHARS {
+            for (k, &start) in starts.iter().enumerate() {
+                let end = starts.get(k + 1).copied().unwrap_or(token.len());
+                self.variant.clear();
+                self.variant.extend_from_slice(&token[..start]);
+                self.variant.extend_from_slice(&token[end..]);
+                let key = hasher.unit(&self.variant);
+                if !self.variants.contains(&key) {
+                    self.variants.push(key);
+                }
+            }
+        }
+        for k in 0..self.variants.len() {
+            let key = self.variants[k];
+            let mut link = self.keys.get(key).unwrap_or(END);
+            while link != END {
+                let (other, previous) = self.key_links[link as usize];
+                if !self.neighbours(id).any(|n| n == other) {
+                    self.add_neighbour(id, other)?;
+                    self.add_neighbour(other, id)?;
+                }
+                link = previous;
+            }
+            let previous = self.keys.get(key).unwrap_or(END);
+            push(&mut self.key_links, (id, previous))?;
+            self.keys.replace(key, self.key_links.len() as u32 - 1)?;
+        }
+        Ok(())
+    }
+
+    fn add_neighbour(&mut self, word: u32, typo: u32) -> Result<(), Error> {
+        push(&mut self.neighbour_links, (typo, self.neighbour_head[word as usize]))?;
+        self.neighbour_head[word as usize] = self.neighbour_links.len() as u32 - 1;
+        Ok(())
+    }
+
+    /// The typos of `word`.
+    pub(super) fn neighbours(&self, word: u32) -> Neighbours<'_> {
+        Neighbours { links: &self.neighbour_links, at: self.neighbour_head[word as usize] }
+    }
+
+    /// Whether `word` is heavy.
+    #[inline]
+    pub(super) fn heavy(&self, word: u32) -> bool {
+        !self.light[word as usize]
+    }
+}
+
+/// The typos of a word, newest first.
+pub(super) struct Neighbours<'a> {
+    links: &'a [(u32, u32)],
+    at: u32,
+}
+
+impl Iterator for Neighbours<'_> {
+    type Item = u32;
+    fn next(&mut self) -> Option<u32> {
+        if self.at == END {
+            return None;
+        }
+        let (word, previous) = self.links[self.at as usize];
+        self.at = previous;
+        Some(word)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fingerprint::text::word_units;
+    use crate::fingerprint::text::Scratch;
+
+    fn vocabulary(words: &[&str]) -> (Vocabulary, Vec<u32>) {
+        let mut scratch = Scratch::default();
+        let (_, hasher) = word_units(b"", 0, &mut scratch).unwrap();
+        let mut v = Vocabulary::default();
+        let ids = words
+            .iter()
+            .map(|w| {
+                let token = w.trim_end_matches(|c| c == '+' || c == '#').len();
+                v.insert(hasher.unit(w.as_bytes()), w.as_bytes(), token, &hasher).unwrap()
+            })
+            .collect();
+        (v, ids)
+    }
+
+    /// Typos by their definition: some string is each word or each with one code point removed.
+    fn typos(a: &str, b: &str) -> bool {
+        let forms = |w: &str| {
+            let chars: Vec<char> = w.chars().collect();
+            let mut out = vec![w.to_string()];
+            if chars.len() > TYPO_CHARS {
+                out.extend((0..chars.len()).map(|i| chars.iter().enumerate().filter(|&(j, _)| j != i).map(|(_, c)| c).collect()));
+            }
+            out
+        };
+        let eligible = |w: &str| w.chars().count() >= TYPO_CHARS && !w.bytes().any(|b| b.is_ascii_digit() || b == b'+' || b == b'#');
+        a != b && eligible(a) && eligible(b) && forms(a).iter().any(|f| forms(b).contains(f))
+    }
+
+    #[test]
+    fn words_are_weighed_as_specified() {
+        let (v, ids) = vocabulary(&["the", "für", "в", "x", "7", "v2", "2024", "crash", "parser", "fonts", "ü", "arm64", "id3", "v", "vv2", "2nd", "c", "c++", "c#"]);
+        let light: Vec<bool> = ids.iter().map(|&id| v.light[id as usize]).collect();
+        // "ü" is one code point but two bytes: heavy, as a CJK character is.
+        let expected = [true, true, true, true, true, true, true, false, false, false, false, false, false, true, false, false, true, false, false];
+        assert_eq!(light, expected);
+        // c++ and c# are words of their own, with c as their base.
+        assert_eq!([v.base[ids[17] as usize], v.base[ids[18] as usize]], [ids[16], ids[16]]);
+        assert_ne!(ids[17], ids[16]);
+    }
+
+    #[test]
+    fn typos_are_the_words_sharing_a_key() {
+        let words = [
+            "configuration", "configuraton", "confiugration", "configurations", "bug", "bugs", "big", "node", "code", "nodes",
+            "crash", "hang", "parser", "parsre", "pasrer", "ajv", "conf", "the", "teh", "für", "fur", "straße", "strasse", "mode",
+            "abcd", "bcde", "acbd", "gtk2", "gtk3", "gtk", "gtk+", "node#",
+        ];
+        let (v, ids) = vocabulary(&words);
+        for (i, a) in words.iter().enumerate() {
+            for (j, b) in words.iter().enumerate() {
+                let heavy = v.heavy(ids[i]) && v.heavy(ids[j]);
+                let found = v.neighbours(ids[i]).any(|n| n == ids[j]);
+                assert_eq!(found, heavy && typos(a, b), "{} {}", a, b);
+            }
+        }
+        // Each typo is listed once.
+        let mut listed: Vec<u32> = v.neighbours(ids[0]).collect();
+        let count = listed.len();
+        listed.sort_unstable();
+        listed.dedup();
+        assert_eq!(listed.len(), count);
+    }
+}

@@ -1,0 +1,230 @@
+/**
+ * The short-text rule of text decision specification v3 in plain TypeScript, the twin of the
+ * Rust core's `adaptive::short`: word sets weighed by what their words say (heavy
+ * {@link HEAVY_WEIGHT}, light {@link LIGHT_WEIGHT}), heavy words that only one side holds
+ * paired with their typos when one of the two is held by no other short text taken before (a maximum
+ * matching, each pair sharing {@link TYPO_SHARED}), and the
+ * weighted Jaccard similarity `M / (W(x) + W(y) − M)` against the threshold; unless template
+ * siblings are removed, at most one heavy word replaced per {@link SUBSTITUTION_SPAN} words of
+ * the smaller text, and as few heavy words on one side only (no typo on the other) that
+ * {@link FREQUENT_KEPT} other short texts taken before hold: those name a variant of the line.
+ *
+ * Candidates come from lists of kept texts per word, cheapest first, under one of two
+ * guarantees that miss no pair: by weight (probe words until less than the threshold's share of
+ * the text's weight is left), or by substitution (`b + 1` heavy words of this text in the full
+ * lists, and every word of it in the lists of each kept text's `b + 1` rarest heavy words). A
+ * typo of a probed word is probed with it.
+ */
+
+import { FREQUENT_KEPT, HEAVY_WEIGHT, LIGHT_WEIGHT, SUBSTITUTION_SPAN, TEMPLATES_THRESHOLD, THRESHOLD, TYPO_SHARED } from '../shared/adaptive.js';
+import type { Vocabulary } from './text-vocabulary.js';
+
+/** A kept text in a list: its rank and weight. */
+interface Entry {
+  readonly kept: number;
+  readonly weight: number;
+}
+
+const substitutionsAllowed = (words: number): number => Math.floor(words / SUBSTITUTION_SPAN);
+
+/** Whether weight `shared` of texts weighing `wx` and `wy` reaches `[num, den]`. */
+const reaches = ([num, den]: readonly [number, number], shared: number, wx: number, wy: number): boolean => shared * den >= num * (wx + wy - shared);
+
+/** The candidate so far: the highest similarity, ties to the lowest rank. */
+export interface Best {
+  similarity: number;
+  kept: number;
+}
+
+/** Considers `kept` at `similarity` for `best`. */
+export function consider(best: Best, similarity: number, kept: number): void {
+  if (similarity > best.similarity || (similarity === best.similarity && kept < best.kept)) {
+    best.similarity = similarity;
+    best.kept = kept;
+  }
+}
+
+/** The lists of kept short texts of one decision. */
+export class ShortMatcher {
+  readonly #vocabulary: Vocabulary;
+  readonly #templates: boolean;
+  readonly #threshold: readonly [number, number];
+  readonly #all: Entry[][];
+  readonly #some: Entry[][];
+  /** Per kept rank: the rank of the last text that judged it. */
+  readonly #judged: Int32Array;
+  readonly #marks: Int32Array;
+  /** Per word, how many short texts taken so far hold it. */
+  readonly #held: Uint32Array;
+  readonly #keptWords: (kept: number) => Uint32Array;
+
+  constructor(vocabulary: Vocabulary, texts: number, templates: boolean, keptWords: (kept: number) => Uint32Array) {
+    this.#vocabulary = vocabulary;
+    this.#templates = templates;
+    this.#threshold = templates ? TEMPLATES_THRESHOLD : THRESHOLD;
+    this.#all = Array.from({ length: vocabulary.length }, () => []);
+    this.#some = templates ? [] : Array.from({ length: vocabulary.length }, () => []);
+    this.#judged = new Int32Array(texts).fill(-1);
+    this.#marks = new Int32Array(vocabulary.length).fill(-1);
+    this.#held = new Uint32Array(vocabulary.length);
+    this.#keptWords = keptWords;
+  }
+
+  #weight(word: number): number {
+    return this.#vocabulary.heavy(word) ? HEAVY_WEIGHT : LIGHT_WEIGHT;
+  }
+
+  #weigh(words: Uint32Array): [number, number] {
+    let weight = 0;
+    let heavy = 0;
+    for (const word of words) {
+      weight += this.#weight(word);
+      if (this.#vocabulary.heavy(word)) heavy++;
+    }
+    return [weight, heavy];
+  }
+
+  /** What probing `word` in `lists` costs: its entries and its typos'. */
+  #cost(lists: Entry[][], word: number): number {
+    let cost = lists[word]!.length;
+    if (this.#vocabulary.heavy(word)) for (const typo of this.#vocabulary.neighbours[word]!) cost += lists[typo]!.length;
+    return cost;
+  }
+
+  /** Judges against `x` (taken `rank`-th) every kept short text the rule may call its near-duplicate, into `best`. */
+  find(x: Uint32Array, rank: number, best: Best): void {
+    for (const word of x) this.#marks[word] = rank;
+    const [wx, hx] = this.#weigh(x);
+    const plan = Array.from(x, (word) => [this.#cost(this.#all, word), word] as const).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+    // By weight: the cheapest words until what is left weighs less than the threshold's share.
+    const [num, den] = this.#threshold;
+    let probed = 0;
+    let byWeight = 0;
+    let weightCost = 0;
+    while (probed * den <= (den - num) * wx) {
+      const [cost, word] = plan[byWeight]!;
+      probed += this.#weight(word);
+      weightCost += cost;
+      byWeight++;
+    }
+    // By substitution: the b + 1 cheapest heavy words in `all`, every word in `some`.
+    const b = substitutionsAllowed(x.length);
+    if (!this.#templates && hx > b) {
+      const heavy = plan.filter(([, word]) => this.#vocabulary.heavy(word)).slice(0, b + 1);
+      const heavyCost = heavy.reduce((sum, [cost]) => sum + cost, 0);
+      const someCost = x.reduce((sum, word) => sum + this.#cost(this.#some, word), 0);
+      if (heavyCost + someCost < weightCost) {
+        for (const [, word] of heavy) this.#meet(x, wx, rank, word, this.#all, best);
+        for (const word of x) this.#meet(x, wx, rank, word, this.#some, best);
+        return;
+      }
+    }
+    for (let at = 0; at < byWeight; at++) this.#meet(x, wx, rank, plan[at]![1], this.#all, best);
+  }
+
+  /** Judges the kept texts listed under `word` and its typos in `lists`, each once. */
+  #meet(x: Uint32Array, wx: number, rank: number, word: number, lists: Entry[][], best: Best): void {
+    const words = this.#vocabulary.heavy(word) ? [word, ...this.#vocabulary.neighbours[word]!] : [word];
+    const [num, den] = this.#threshold;
+    for (const listed of words) {
+      for (const entry of lists[listed]!) {
+        const k = entry.kept;
+        if (this.#judged[k] === rank) continue;
+        this.#judged[k] = rank;
+        if (Math.max(wx, entry.weight) * num > Math.min(wx, entry.weight) * den) continue;
+        const similarity = this.judge(x, rank, this.#keptWords(k));
+        if (similarity !== undefined) consider(best, similarity, k);
+      }
+    }
+  }
+
+  /** The similarity of `x` (whose words are marked with `rank`) and `y` if the rule calls them near-duplicate. */
+  judge(x: Uint32Array, rank: number, y: Uint32Array): number | undefined {
+    const [wx] = this.#weigh(x);
+    const inY = new Set(y);
+    let wy = 0;
+    let shared = 0;
+    const uy: number[] = [];
+    for (const word of y) {
+      const weight = this.#weight(word);
+      wy += weight;
+      if (this.#marks[word] === rank) shared += weight;
+      else if (weight === HEAVY_WEIGHT) uy.push(word);
+    }
+    const ux = Array.from(x).filter((word) => !inY.has(word) && this.#vocabulary.heavy(word));
+    const most = Math.min(ux.length, uy.length);
+    if (!reaches(this.#threshold, shared + TYPO_SHARED * most, wx, wy)) return undefined;
+    const paired = most === 0 ? 0 : this.#typoPairs(ux, uy);
+    if (!this.#templates) {
+      const allowed = substitutionsAllowed(Math.min(x.length, y.length));
+      if (most - paired > allowed || this.#variants(ux, uy) > allowed) return undefined;
+    }
+    const total = shared + TYPO_SHARED * paired;
+    return reaches(this.#threshold, total, wx, wy) ? total / (wx + wy - total) : undefined;
+  }
+
+  /** The unpaired heavy words of either side held by {@link FREQUENT_KEPT} other short texts taken before or more, with no typo they pair with among the other side's. */
+  #variants(ux: readonly number[], uy: readonly number[]): number {
+    // The candidate was taken and holds its own words: other texts are one fewer.
+    const others = (word: number, own: number): number => this.#held[word]! - own;
+    const typos = this.#vocabulary.neighbours;
+    return (
+      ux.filter((a) => others(a, 0) >= FREQUENT_KEPT && !typos[a]!.some((b) => uy.includes(b) && this.#pairable(a, b))).length +
+      uy.filter((b) => others(b, 1) >= FREQUENT_KEPT && !typos[b]!.some((a) => ux.includes(a) && this.#pairable(a, b))).length
+    );
+  }
+
+  /**
+   * Whether the text's word `a` and the candidate's typo of it `b` pair: when one of them is held
+   * by no other short text taken before. A misspelling is rare; two words of a corpus one letter
+   * apart (`clang`, `flang`) are two names.
+   */
+  #pairable(a: number, b: number): boolean {
+    return this.#held[a] === 0 || this.#held[b]! <= 1;
+  }
+
+  /** Counts the words of a short text taken, kept or not. */
+  count(x: Uint32Array): void {
+    for (const word of x) this.#held[word]!++;
+  }
+
+  /** The size of a maximum matching of `ux` to `uy` by typos (augmenting paths). */
+  #typoPairs(ux: readonly number[], uy: readonly number[]): number {
+    const place = new Map(uy.map((word, j) => [word, j]));
+    const partner = new Int32Array(uy.length).fill(-1);
+    const augment = (i: number, visited: Uint8Array): boolean => {
+      for (const typo of this.#vocabulary.neighbours[ux[i]!]!) {
+        const j = place.get(typo);
+        if (j === undefined || visited[j] === 1 || !this.#pairable(ux[i]!, typo)) continue;
+        visited[j] = 1;
+        if (partner[j] === -1 || augment(partner[j]!, visited)) {
+          partner[j] = i;
+          return true;
+        }
+      }
+      return false;
+    };
+    let pairs = 0;
+    for (let i = 0; i < ux.length; i++) if (augment(i, new Uint8Array(uy.length))) pairs++;
+    return pairs;
+  }
+
+  /**
+   * Lists the kept text `y`, taken `rank`-th: in `all` under every word; in `some` under its
+   * b + 1 rarest heavy words so far (any would do), or every word if it has no more.
+   */
+  keep(y: Uint32Array, rank: number): void {
+    const [weight, hy] = this.#weigh(y);
+    const entry: Entry = { kept: rank, weight };
+    for (const word of y) this.#all[word]!.push(entry);
+    if (this.#templates) return;
+    const b = substitutionsAllowed(y.length);
+    if (hy > b) {
+      const rarest = Array.from(y)
+        .filter((word) => this.#vocabulary.heavy(word))
+        .map((word) => [this.#all[word]!.length, word] as const)
+        .sort((p, q) => p[0] - q[0] || p[1] - q[1]);
+      for (const [, word] of rarest.slice(0, b + 1)) this.#some[word]!.push(entry);
+    } else for (const word of y) this.#some[word]!.push(entry);
+  }
+}

@@ -1,0 +1,110 @@
+/**
+ * The words of the sketched texts (text decision specification v3), the twin of the Rust core's
+ * `adaptive::vocabulary`: each word's id, how many short texts hold it, whether it is light (a
+ * common word, a number — ASCII digits, or `v` and digits — or one ASCII character) and its typos (heavy words
+ * of at least {@link TYPO_CHARS} code points that become equal when at most one code point is
+ * removed from each), found through typo keys as each word arrives.
+ */
+
+import { TYPO_CHARS } from '../shared/adaptive.js';
+import { COMMON_WORDS } from '../shared/adaptive-words.js';
+import { xxh3 } from './xxh3.js';
+
+const utf8 = new TextEncoder();
+
+/** Whether a token is ASCII digits, or `v` and ASCII digits. */
+function isNumber(token: Uint8Array): boolean {
+  const from = token[0] === 0x76 ? 1 : 0;
+  if (from === token.length) return false;
+  for (let i = from; i < token.length; i++) if (token[i]! < 0x30 || token[i]! > 0x39) return false;
+  return true;
+}
+
+/**
+ * Every word seen, by id (ids in order of first appearance). A word is a token with the `+` and
+ * `#` signs right after it (`c`, `c++` and `c#` are three words); its base is the word without
+ * them, the token specification v2 judges by.
+ */
+export class Vocabulary {
+  readonly #ids = new Map<bigint, number>();
+  /** Each word's base (itself when it has no signs). */
+  readonly base: number[] = [];
+  /** Whether each word is light. */
+  readonly light: boolean[] = [];
+  /** Each word's typos. */
+  readonly neighbours: number[][] = [];
+  /** Typo key → the words listed under it. */
+  readonly #keys = new Map<bigint, number[]>();
+  readonly #seed: bigint;
+  readonly #common: Set<bigint>;
+
+  constructor(seed: bigint) {
+    this.#seed = seed;
+    this.#common = new Set(COMMON_WORDS.map((word) => xxh3(utf8.encode(word), seed)));
+  }
+
+  /** Number of words seen. */
+  get length(): number {
+    return this.light.length;
+  }
+
+  /** The id of the word with this hash, if it was seen. */
+  id(hash: bigint): number | undefined {
+    return this.#ids.get(hash);
+  }
+
+  /** Whether word `id` is heavy. */
+  heavy(id: number): boolean {
+    return !this.light[id];
+  }
+
+  /**
+   * Adds the word `word` (its UTF-8 bytes, `hash` their unit hash; its first `token` bytes the
+   * token, the rest signs) and returns its id.
+   */
+  insert(hash: bigint, word: Uint8Array, token = word.length): number {
+    const known = this.#ids.get(hash);
+    if (known !== undefined) return known;
+    const base = token < word.length ? this.insert(xxh3(word.subarray(0, token), this.#seed), word.subarray(0, token)) : undefined;
+    const id = this.light.length;
+    const light = word.length === 1 || isNumber(word) || this.#common.has(hash);
+    this.#ids.set(hash, id);
+    this.base.push(base ?? id);
+    this.light.push(light);
+    this.neighbours.push([]);
+    if (!light && base === undefined && !word.some((b) => b >= 0x30 && b <= 0x39)) this.#linkTypos(id, hash, word);
+    return id;
+  }
+
+  #linkTypos(id: number, hash: bigint, token: Uint8Array): void {
+    const starts: number[] = [];
+    token.forEach((b, i) => (b & 0xc0) !== 0x80 && starts.push(i));
+    if (starts.length < TYPO_CHARS) return;
+    const keys = [hash];
+    if (starts.length > TYPO_CHARS) {
+      starts.forEach((start, k) => {
+        const end = starts[k + 1] ?? token.length;
+        const variant = new Uint8Array(token.length - (end - start));
+        variant.set(token.subarray(0, start));
+        variant.set(token.subarray(end), start);
+        const key = xxh3(variant, this.#seed);
+        if (!keys.includes(key)) keys.push(key);
+      });
+    }
+    const mine = this.neighbours[id]!;
+    for (const key of keys) {
+      const listed = this.#keys.get(key);
+      if (listed === undefined) {
+        this.#keys.set(key, [id]);
+        continue;
+      }
+      for (const other of listed) {
+        if (!mine.includes(other)) {
+          mine.push(other);
+          this.neighbours[other]!.push(id);
+        }
+      }
+      listed.push(id);
+    }
+  }
+}
