@@ -31,7 +31,8 @@ const RATES = Object.keys(passages[0].edits).map(Number);
  * the command line plans it) and reaching `threshold` by estimate, over features `options`.
  */
 const METHODS = [
-  { label: 'adaptive (decideTexts; the default)', kind: 'adaptive' },
+  { label: 'adaptive (decideTexts; the default, v3)', kind: 'adaptive', options: {} },
+  { label: 'adaptive v2 (decideTexts, version: 2)', kind: 'adaptive', options: { version: 2 } },
   { label: 'SimHash default: word 3, ≤ 10 bits', kind: 'simhash', options: { weighting: 'binary' }, distance: 10 },
   { label: 'MinHash default: word 3, ≥ 0.6', kind: 'minhash', options: {}, threshold: 0.6 },
   { label: 'SimHash word 1, ≤ 10 bits', kind: 'simhash', options: { size: 1, weighting: 'binary' }, distance: 10 },
@@ -53,7 +54,7 @@ function sketch(method, texts) {
 /** Whether documents `a` of sketches `x` and `b` of `y` are near-duplicates by `method`. */
 function judge(method, x, a, y, b) {
   // The library's own rule, on the pair alone.
-  if (method.kind === 'adaptive') return decideTexts([x[a], y[b]]).representative[1] === 0;
+  if (method.kind === 'adaptive') return decideTexts([x[a], y[b]], method.options).representative[1] === 0;
   if (method.kind === 'simhash') return x[a] !== 0n && y[b] !== 0n && numDifferingBits(x[a], y[b]) <= method.distance;
   const plan = (method.plan ??= planMinHashLsh({ threshold: method.threshold, numPerm: NUM_PERM, falsePositiveWeight: 0.1, falseNegativeWeight: 0.9 }));
   let equal = 0;
@@ -136,7 +137,7 @@ for (const method of METHODS) {
   row.precision = method.kind === 'adaptive' ? undefined : reported === 0 ? 1 : right / reported;
   const { representative } =
     method.kind === 'adaptive'
-      ? decideTexts(corpus)
+      ? decideTexts(corpus, method.options)
       : method.kind === 'simhash'
         ? decide(corpusSketch, { distance: method.distance })
         : decideMinHash(corpusSketch, { threshold: method.threshold, numPerm: NUM_PERM, falsePositiveWeight: 0.1, falseNegativeWeight: 0.9 });

@@ -410,7 +410,7 @@ describe('decisions', () => {
   }
 
   it('decides by length by default: an edited one-line title is found as an edited page is', () => {
-    const titles = ['Fix a crash when the configuration file is missing', 'Fix a hang when the configuration file is missing', 'Update the Brazilian Portuguese translation'];
+    const titles = ['Fix a crash when the configuration file is missing', 'Fix the crash when the configuraton file is missing.', 'Fix a hang when the configuration file is missing', 'Update the Brazilian Portuguese translation'];
     const records = [...titles.map((text, i) => ({ id: `t${i}`, text })), { id: 'page', text: apache }, { id: 'page-edited', text: apache.replace('Apache', 'Apachee') }];
     const input = records.map((r) => JSON.stringify(r)).join('\n');
     const byDefault = JSON.parse(run(['dedup', '-', '--jsonl', '--id', 'id', '--json'], input).stdout) as { method: string; decisions: Decision[] };
@@ -419,6 +419,7 @@ describe('decisions', () => {
       ['t1', 't0'],
       ['page-edited', 'page'],
     ]);
+    // A hang is not a crash: the line names a different fault, and is kept.
     // SimHash over word 3-shingles misses the edited title: a one-word edit changes most of its shingles.
     const simhash = JSON.parse(run(['dedup', '-', '--jsonl', '--id', 'id', '--json', '--method', 'simhash'], input).stdout) as { decisions: Decision[] };
     expect(simhash.decisions.filter((d) => !d.kept).map((d) => d.id)).toEqual(['page-edited']);

@@ -290,8 +290,8 @@ describe('the demo page, under a strict Content-Security-Policy', () => {
     const rows = await exportedRows(page);
     expect(rows[0]).toEqual(['name', 'fingerprint', 'characters', 'group', 'kept', 'representative', 'similarity']);
     expect(new Map(rows.slice(1).map((row) => [row[0]!, row.slice(4)]))).toEqual(expected.rows);
-    // A one-word edit of a short line, pasted later, joins the line it edits; SimHash at its default does not.
-    await paste(page, 'Fix a crash when the configuration file is missing\nFix a hang when the configuration file is missing\n', 'lines', 2);
+    // An edited short line (a word changed, a typo), pasted later, joins the line it edits; SimHash at its default does not.
+    await paste(page, 'Fix a crash when the configuration file is missing\nFix the crash when the configuraton file is missing.\n', 'lines', 2);
     const lines = ['pasted text 1', 'pasted text 2'];
     expect(await shownGroups(page)).toContainEqual(lines);
     await choose(page, 'simhash');

@@ -25,7 +25,7 @@ export const DEFAULT_WEIGHTING: Weighting = 'binary';
 
 /**
  * What `--method` accepts: `adaptive` (the default) chooses features and threshold from each
- * text's length (text decision specification v2); `simhash` and `minhash` use the options given.
+ * text's length (text decision specification v3); `simhash` and `minhash` use the options given.
  */
 export type Method = 'adaptive' | 'simhash' | 'minhash';
 
@@ -186,7 +186,7 @@ export function parseCommandLine(argv: readonly string[]): Command {
   if (method === 'adaptive') {
     const chosen = (['distance', 'weighting', 'unit', 'size', 'threshold'] as const).filter((name) => values[name] !== undefined);
     if (chosen.length > 0) {
-      throw new UsageError(`--${chosen[0]} chooses what --method adaptive chooses by length (text decision specification v2): add --method simhash or minhash`);
+      throw new UsageError(`--${chosen[0]} chooses what --method adaptive chooses by length (text decision specification v3): add --method simhash or minhash`);
     }
     if (values.redis !== undefined) throw new UsageError('--redis shares a SimHash index: add --method simhash');
     if (grouping === 'components') throw new UsageError('--groups components needs --method simhash or minhash');

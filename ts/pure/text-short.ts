@@ -12,18 +12,22 @@
  * Candidates come from lists of kept texts per word, cheapest first, under one of two
  * guarantees that miss no pair: by weight (probe words until less than the threshold's share of
  * the text's weight is left), or by substitution (`b + 1` heavy words of this text in the full
- * lists, and every word of it in the lists of each kept text's `b + 1` rarest heavy words). A
- * typo of a probed word is probed with it.
+ * lists, and every word of it in the lists of each kept text's `b + 1` rarest heavy words; or
+ * `b + 2` of each, a candidate met twice). A typo of a probed word is probed with it.
  */
 
 import { FREQUENT_KEPT, HEAVY_WEIGHT, LIGHT_WEIGHT, SUBSTITUTION_SPAN, TEMPLATES_THRESHOLD, THRESHOLD, TYPO_SHARED } from '../shared/adaptive.js';
 import type { Vocabulary } from './text-vocabulary.js';
 
-/** A kept text in a list: its rank and weight. */
+/** A kept text in a list: its rank and weight, and the meetings it needs in `twice`. */
 interface Entry {
   readonly kept: number;
   readonly weight: number;
+  readonly need: number;
 }
+
+/** What judging a candidate costs against meeting a list entry, for choosing how to probe. */
+const JUDGE_COST = 8;
 
 const substitutionsAllowed = (words: number): number => Math.floor(words / SUBSTITUTION_SPAN);
 
@@ -50,9 +54,13 @@ export class ShortMatcher {
   readonly #templates: boolean;
   readonly #threshold: readonly [number, number];
   readonly #all: Entry[][];
-  readonly #some: Entry[][];
-  /** Per kept rank: the rank of the last text that judged it. */
+  /** Kept texts under b + 1 of their heavy words, to be met once, and under b + 2, to be met twice. */
+  readonly #once: Entry[][];
+  readonly #twice: Entry[][];
+  /** Per kept rank: the rank of the last text that judged it; the rank whose meetings `#hits` counts, and the count. */
   readonly #judged: Int32Array;
+  readonly #round: Int32Array;
+  readonly #hits: Uint32Array;
   readonly #marks: Int32Array;
   /** Per word, how many short texts taken so far hold it. */
   readonly #held: Uint32Array;
@@ -63,7 +71,10 @@ export class ShortMatcher {
     this.#templates = templates;
     this.#threshold = templates ? TEMPLATES_THRESHOLD : THRESHOLD;
     this.#all = Array.from({ length: vocabulary.length }, () => []);
-    this.#some = templates ? [] : Array.from({ length: vocabulary.length }, () => []);
+    this.#once = templates ? [] : Array.from({ length: vocabulary.length }, () => []);
+    this.#twice = templates ? [] : Array.from({ length: vocabulary.length }, () => []);
+    this.#round = new Int32Array(texts).fill(-1);
+    this.#hits = new Uint32Array(texts);
     this.#judged = new Int32Array(texts).fill(-1);
     this.#marks = new Int32Array(vocabulary.length).fill(-1);
     this.#held = new Uint32Array(vocabulary.length);
@@ -84,51 +95,71 @@ export class ShortMatcher {
     return [weight, heavy];
   }
 
-  /** What probing `word` in `lists` costs: its entries and its typos'. */
+  /** The word and those of its typos it may pair with (of a word other texts hold, only typos no other text holds). */
+  #probed(word: number): number[] {
+    return this.#vocabulary.heavy(word) ? [word, ...this.#vocabulary.neighbours[word]!.filter((typo) => this.#pairable(word, typo))] : [word];
+  }
+
+  /** What probing `word` in `lists` costs: its entries and those of its typos it may pair with. */
   #cost(lists: Entry[][], word: number): number {
-    let cost = lists[word]!.length;
-    if (this.#vocabulary.heavy(word)) for (const typo of this.#vocabulary.neighbours[word]!) cost += lists[typo]!.length;
-    return cost;
+    return this.#probed(word).reduce((cost, listed) => cost + lists[listed]!.length, 0);
   }
 
   /** Judges against `x` (taken `rank`-th) every kept short text the rule may call its near-duplicate, into `best`. */
   find(x: Uint32Array, rank: number, best: Best): void {
     for (const word of x) this.#marks[word] = rank;
     const [wx, hx] = this.#weigh(x);
-    const plan = Array.from(x, (word) => [this.#cost(this.#all, word), word] as const).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+    const plans = Array.from(x, (word) => [this.#cost(this.#all, word), word] as const).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
     // By weight: the cheapest words until what is left weighs less than the threshold's share.
     const [num, den] = this.#threshold;
     let probed = 0;
     let byWeight = 0;
     let weightCost = 0;
     while (probed * den <= (den - num) * wx) {
-      const [cost, word] = plan[byWeight]!;
+      const [cost, word] = plans[byWeight]!;
       probed += this.#weight(word);
       weightCost += cost;
       byWeight++;
     }
-    // By substitution: the b + 1 cheapest heavy words in `all`, every word in `some`.
+    // By substitution: the b + 1 cheapest heavy words in `all` and every word in `once`, each
+    // meeting judged; or the b + 2 cheapest in `all` and every word in `twice`, a text judged
+    // when met twice (or as its entry says). The cheapest of the three plans is taken.
     const b = substitutionsAllowed(x.length);
+    let plan: [cost: number, need: number] = [weightCost * JUDGE_COST, 0];
+    const heavy = plans.filter(([, word]) => this.#vocabulary.heavy(word));
     if (!this.#templates && hx > b) {
-      const heavy = plan.filter(([, word]) => this.#vocabulary.heavy(word)).slice(0, b + 1);
-      const heavyCost = heavy.reduce((sum, [cost]) => sum + cost, 0);
-      const someCost = x.reduce((sum, word) => sum + this.#cost(this.#some, word), 0);
-      if (heavyCost + someCost < weightCost) {
-        for (const [, word] of heavy) this.#meet(x, wx, rank, word, this.#all, best);
-        for (const word of x) this.#meet(x, wx, rank, word, this.#some, best);
-        return;
+      const probe = (lists: Entry[][]): number => x.reduce((sum, word) => sum + this.#cost(lists, word), 0);
+      const cost = (k: number): number => heavy.slice(0, k).reduce((sum, [c]) => sum + c, 0);
+      const once = (cost(b + 1) + probe(this.#once)) * JUDGE_COST;
+      if (once < plan[0]) plan = [once, 1];
+      if (hx > b + 1) {
+        const twice = cost(b + 2) + probe(this.#twice);
+        if (twice < plan[0]) plan = [twice, 2];
       }
     }
-    for (let at = 0; at < byWeight; at++) this.#meet(x, wx, rank, plan[at]![1], this.#all, best);
+    const need = plan[1];
+    if (need === 0) {
+      for (let at = 0; at < byWeight; at++) this.#meet(x, wx, rank, plans[at]![1], this.#all, 1, best);
+      return;
+    }
+    for (const [, word] of heavy.slice(0, b + need)) this.#meet(x, wx, rank, word, this.#all, need, best);
+    for (const word of x) this.#meet(x, wx, rank, word, need === 1 ? this.#once : this.#twice, need === 1 ? 1 : -1, best);
   }
 
-  /** Judges the kept texts listed under `word` and its typos in `lists`, each once. */
-  #meet(x: Uint32Array, wx: number, rank: number, word: number, lists: Entry[][], best: Best): void {
-    const words = this.#vocabulary.heavy(word) ? [word, ...this.#vocabulary.neighbours[word]!] : [word];
+  /** Meets the kept texts listed under `word` and its typos in `lists`; a text met `need` times (−1: as its entry says) is judged, once. */
+  #meet(x: Uint32Array, wx: number, rank: number, word: number, lists: Entry[][], need: number, best: Best): void {
     const [num, den] = this.#threshold;
-    for (const listed of words) {
+    for (const listed of this.#probed(word)) {
       for (const entry of lists[listed]!) {
         const k = entry.kept;
+        const needed = need === -1 ? entry.need : need;
+        if (needed > 1) {
+          if (this.#round[k] !== rank) {
+            this.#round[k] = rank;
+            this.#hits[k] = 0;
+          }
+          if (++this.#hits[k]! < needed) continue;
+        }
         if (this.#judged[k] === rank) continue;
         this.#judged[k] = rank;
         if (Math.max(wx, entry.weight) * num > Math.min(wx, entry.weight) * den) continue;
@@ -210,21 +241,32 @@ export class ShortMatcher {
   }
 
   /**
-   * Lists the kept text `y`, taken `rank`-th: in `all` under every word; in `some` under its
-   * b + 1 rarest heavy words so far (any would do), or every word if it has no more.
+   * Lists the kept text `y`, taken `rank`-th: in `all` under every word; in `once` under its
+   * b + 1 rarest heavy words so far (any would do), in `twice` under its b + 2 rarest, to be met
+   * twice; a text with fewer heavy words under all its heavy words, or all its words when it has
+   * no more than b, to be met once.
    */
   keep(y: Uint32Array, rank: number): void {
     const [weight, hy] = this.#weigh(y);
-    const entry: Entry = { kept: rank, weight };
-    for (const word of y) this.#all[word]!.push(entry);
+    const entry = (need: number): Entry => ({ kept: rank, weight, need });
+    const all = entry(0);
+    for (const word of y) this.#all[word]!.push(all);
     if (this.#templates) return;
     const b = substitutionsAllowed(y.length);
-    if (hy > b) {
-      const rarest = Array.from(y)
-        .filter((word) => this.#vocabulary.heavy(word))
-        .map((word) => [this.#all[word]!.length, word] as const)
-        .sort((p, q) => p[0] - q[0] || p[1] - q[1]);
-      for (const [, word] of rarest.slice(0, b + 1)) this.#some[word]!.push(entry);
-    } else for (const word of y) this.#some[word]!.push(entry);
+    const once = entry(1);
+    if (hy <= b) {
+      for (const word of y) {
+        this.#once[word]!.push(once);
+        this.#twice[word]!.push(once);
+      }
+      return;
+    }
+    const rarest = Array.from(y)
+      .filter((word) => this.#vocabulary.heavy(word))
+      .map((word) => [this.#all[word]!.length, word] as const)
+      .sort((p, q) => p[0] - q[0] || p[1] - q[1]);
+    for (const [, word] of rarest.slice(0, b + 1)) this.#once[word]!.push(once);
+    const twice = hy > b + 1 ? entry(2) : once;
+    for (const [, word] of rarest.slice(0, hy > b + 1 ? b + 2 : b + 1)) this.#twice[word]!.push(twice);
   }
 }

@@ -29,15 +29,18 @@ export function decide(fingerprints: U64Input, options: DecideOptions): SimHashD
 
 /**
  * Which texts to keep and which to remove, by the length-adaptive rule (text decision
- * specification v2, docs/adaptive.md): texts of at most 40 distinct words are near-duplicates
- * when the exact Jaccard similarity of their word sets is at least 0.4 (no such pair is
- * missed); other pairs when the estimated Jaccard similarity of their word-pair sets is at
- * least 0.62 (a short text meets a long one only with 25 distinct word pairs or more). Otherwise the rule of
- * `decide`: texts taken in priority order, each removed for the most similar kept one (ties to
- * the one taken first). An edited one-line title is found as surely as an edited page.
+ * specification v3, docs/adaptive.md): texts of at most 40 distinct words are near-duplicates
+ * when their words, weighed by what they say (common words and numbers little), reach a
+ * weighted Jaccard similarity of 0.7 with typos forgiven, and neither names an item the other
+ * does not (below 12 words, no heavy word replaced and no added word that other texts use to
+ * name a variant; no such pair is missed); other pairs when the estimated Jaccard similarity of
+ * their word-pair sets is at least 0.62. Otherwise the rule of `decide`: texts taken in priority
+ * order, each removed for the most similar kept one (ties to the one taken first). `version: 2`
+ * selects the earlier rule; `templates: 'remove'` removes lines naming different items on one
+ * template too.
  *
  * @example
- * const { representative, similarity } = decideTexts(['Fix the build on arm64', 'Fix the build on armel', 'Update translations']);
+ * const { representative, similarity } = decideTexts(['Fix the build on arm64', 'Fix the biuld on arm64.', 'Fix the build on armel']);
  * // representative: [0, 0, 2]
  * @throws {TypeError | RangeError} for texts that are not strings, or a bad priority.
  */

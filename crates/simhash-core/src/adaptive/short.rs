@@ -20,10 +20,12 @@
 //! - *by weight*: the shared weight is at least the threshold times x's weight, so probing
 //!   x's words until the weight left unprobed is below that meets every near-duplicate;
 //! - *by substitution*: at most `b` heavy words go unpaired on one side. If on x's side, any
-//!   `b + 1` heavy words of x hold a shared or paired one; if on y's side, y was listed under
-//!   `b + 1` of its heavy words (its rarest when kept) in a second set of lists, and x's words
-//!   meet one of them. A template's fixed words stay out of that second set, so a family of
-//!   lines on one template costs each line the lists of the item it names.
+//!   `b + 1` heavy words of x hold a shared or paired one, and any `b + 2` two; if on y's side,
+//!   y was listed under `b + 1` of its heavy words (its rarest when kept) in a second set of
+//!   lists and under `b + 2` in a third, and x's words meet one, or two, of them. A template's
+//!   fixed words stay out of those lists, so a family of lines on one template costs each line
+//!   the lists of the item it names; lines of common words only meet the texts sharing two of
+//!   them. The cheapest plan is taken.
 //! A typo of a probed word is probed with it. Each candidate is judged once.
 
 use super::best::Best;
@@ -31,14 +33,17 @@ use super::vocabulary::Vocabulary;
 use super::{FREQUENT_KEPT, HEAVY_WEIGHT, LIGHT_WEIGHT, SUBSTITUTION_SPAN, TEMPLATES_THRESHOLD, THRESHOLD, TYPO_SHARED};
 use crate::Error;
 
-/// A list entry: a kept text's rank and weight.
-fn pack(rank: u32, weight: u32) -> u64 {
-    u64::from(rank) | u64::from(weight) << 32
+/// A list entry: a kept text's rank and weight, and the meetings it needs in `twice`.
+fn pack(rank: u32, weight: u32, need: u32) -> u64 {
+    u64::from(rank) | u64::from(weight) << 32 | u64::from(need) << 62
 }
 
-fn unpack(entry: u64) -> (u32, u32) {
-    (entry as u32, (entry >> 32) as u32)
+fn unpack(entry: u64) -> (u32, u32, u32) {
+    (entry as u32, (entry >> 32) as u32 & 0x3FFF_FFFF, (entry >> 62) as u32)
 }
+
+/// What judging a candidate costs against meeting a list entry, for choosing how to probe.
+const JUDGE_COST: usize = 8;
 
 /// Heavy words a text of `words` distinct words may have replaced.
 fn substitutions_allowed(words: usize) -> usize {
@@ -70,8 +75,14 @@ pub(super) struct Matcher {
     threshold: (u32, u32),
     /// Word → every kept text holding it.
     all: Vec<Vec<u64>>,
-    /// Word → the kept texts listed under it for the substitution guarantee on their side.
-    some: Vec<Vec<u64>>,
+    /// Word → the kept texts listed under it for the substitution guarantee on their side:
+    /// under b + 1 of their heavy words, to be met once (`once`), and under b + 2, to be met
+    /// twice (`twice`, each entry naming the meetings it needs).
+    once: Vec<Vec<u64>>,
+    twice: Vec<Vec<u64>>,
+    /// Per kept text (by rank): the rank of the text whose meetings `hits` counts, and that count.
+    round_of: Vec<u32>,
+    hits: Vec<u32>,
     /// Per kept text (by rank): the rank of the last text that judged it.
     judged: Vec<u32>,
     /// Per word: `marks` is the rank of the text being decided when it holds the word; `seen`
@@ -107,6 +118,14 @@ fn push<T>(list: &mut Vec<T>, value: T) -> Result<(), Error> {
     Ok(())
 }
 
+/// Which lists a probe meets, and in `all` the meetings a text needs.
+#[derive(Clone, Copy)]
+enum Lists {
+    All(u32),
+    Once,
+    Twice,
+}
+
 /// One short text being decided.
 pub(super) struct Text<'a> {
     words: &'a [u32],
@@ -129,16 +148,21 @@ impl Matcher {
         let mut all = Vec::new();
         all.try_reserve_exact(words).map_err(|_| Error::OutOfMemory)?;
         all.resize_with(words, Vec::new);
-        let mut some = Vec::new();
-        if !templates {
-            some.try_reserve_exact(words).map_err(|_| Error::OutOfMemory)?;
-            some.resize_with(words, Vec::new);
-        }
+        let lists = |len: usize| -> Result<Vec<Vec<u64>>, Error> {
+            let mut v = Vec::new();
+            v.try_reserve_exact(len).map_err(|_| Error::OutOfMemory)?;
+            v.resize_with(len, Vec::new);
+            Ok(v)
+        };
+        let (once, twice) = if templates { (Vec::new(), Vec::new()) } else { (lists(words)?, lists(words)?) };
         Ok(Matcher {
             templates,
             threshold: if templates { TEMPLATES_THRESHOLD } else { THRESHOLD },
             all,
-            some,
+            once,
+            twice,
+            round_of: filled(texts, NONE)?,
+            hits: filled(texts, 0)?,
             judged: filled(texts, NONE)?,
             marks: filled(words, NONE)?,
             seen: filled(words, NONE)?,
@@ -155,11 +179,11 @@ impl Matcher {
         })
     }
 
-    /// What probing `word` in `lists` costs: its entries and its typos'.
+    /// What probing `word` in `lists` costs: its entries and those of its typos it may pair with.
     fn cost(&self, vocabulary: &Vocabulary, lists: &[Vec<u64>], word: u32) -> usize {
         let own = lists[word as usize].len();
         if vocabulary.heavy(word) {
-            own + vocabulary.neighbours(word).map(|n| lists[n as usize].len()).sum::<usize>()
+            own + vocabulary.neighbours(word).filter(|&n| self.pairable(word, n)).map(|n| lists[n as usize].len()).sum::<usize>()
         } else {
             own
         }
@@ -186,52 +210,92 @@ impl Matcher {
             weight_cost += cost;
             by_weight += 1;
         }
-        // By substitution: the b + 1 cheapest heavy words in `all`, every word in `some`.
+        // By substitution: the b + 1 cheapest heavy words in `all` and every word in `once`,
+        // each meeting judged; or the b + 2 cheapest in `all` and every word in `twice`, a text
+        // judged when met twice (or as its entry says). The cheapest of the three plans is taken.
         let b = substitutions_allowed(x.words.len());
+        let mut plan = (weight_cost * JUDGE_COST, 0);
         if !self.templates && x.heavy > b {
-            let heavy_cost: usize = self.plan.iter().filter(|&&(_, w)| vocabulary.heavy(w)).take(b + 1).map(|&(c, _)| c).sum();
-            let some_cost: usize = x.words.iter().map(|&w| self.cost(vocabulary, &self.some, w)).sum();
-            if heavy_cost + some_cost < weight_cost {
-                let mut taken = 0;
-                for at in 0..self.plan.len() {
-                    let word = self.plan[at].1;
-                    if taken <= b && vocabulary.heavy(word) {
-                        taken += 1;
-                        self.meet(vocabulary, x, word, false, kept_words, best);
-                    }
+            let heavy = |k: usize| self.plan.iter().filter(|&&(_, w)| vocabulary.heavy(w)).take(k).map(|&(c, _)| c).sum::<usize>();
+            let probe = |lists: &[Vec<u64>]| x.words.iter().map(|&w| self.cost(vocabulary, lists, w)).sum::<usize>();
+            let once = (heavy(b + 1) + probe(&self.once)) * JUDGE_COST;
+            if once < plan.0 {
+                plan = (once, 1);
+            }
+            if x.heavy > b + 1 {
+                let twice = heavy(b + 2) + probe(&self.twice);
+                if twice < plan.0 {
+                    plan = (twice, 2);
                 }
-                for &word in x.words {
-                    self.meet(vocabulary, x, word, true, kept_words, best);
-                }
-                return;
             }
         }
-        for at in 0..by_weight {
+        if plan.1 == 0 {
+            for at in 0..by_weight {
+                let word = self.plan[at].1;
+                self.meet(vocabulary, x, word, Lists::All(1), kept_words, best);
+            }
+            return;
+        }
+        let need = plan.1;
+        let mut taken = 0;
+        for at in 0..self.plan.len() {
             let word = self.plan[at].1;
-            self.meet(vocabulary, x, word, false, kept_words, best);
+            if taken < b + need as usize && vocabulary.heavy(word) {
+                taken += 1;
+                self.meet(vocabulary, x, word, Lists::All(need), kept_words, best);
+            }
+        }
+        for &word in x.words {
+            self.meet(vocabulary, x, word, if need == 1 { Lists::Once } else { Lists::Twice }, kept_words, best);
         }
     }
 
-    /// Judges the kept texts listed under `word` and its typos, in `some` or `all`, each once.
-    fn meet<'w>(&mut self, vocabulary: &Vocabulary, x: &Text<'_>, word: u32, in_some: bool, kept_words: &dyn Fn(u32) -> &'w [u32], best: &mut Best) {
+    /// Meets the kept texts listed under `word` and its typos in `lists` (those it may pair with:
+    /// of a word other texts hold, only the typos no other text holds, whose lists are short); a
+    /// text met as often as it needs is judged, once.
+    fn meet<'w>(&mut self, vocabulary: &Vocabulary, x: &Text<'_>, word: u32, lists: Lists, kept_words: &dyn Fn(u32) -> &'w [u32], best: &mut Best) {
         let mut typos = if vocabulary.heavy(word) { Some(vocabulary.neighbours(word)) } else { None };
         let mut next = Some(word);
         while let Some(listed) = next {
-            let len = if in_some { self.some[listed as usize].len() } else { self.all[listed as usize].len() };
-            for e in 0..len {
-                let entry = if in_some { self.some[listed as usize][e] } else { self.all[listed as usize][e] };
-                let kept = unpack(entry).0 as usize;
-                if self.judged[kept] != x.rank {
-                    self.judged[kept] = x.rank;
+            let list = match lists {
+                Lists::All(_) => &self.all[listed as usize],
+                Lists::Once => &self.once[listed as usize],
+                Lists::Twice => &self.twice[listed as usize],
+            };
+            for e in 0..list.len() {
+                let entry = match lists {
+                    Lists::All(_) => self.all[listed as usize][e],
+                    Lists::Once => self.once[listed as usize][e],
+                    Lists::Twice => self.twice[listed as usize][e],
+                };
+                let (kept, _, entry_need) = unpack(entry);
+                let k = kept as usize;
+                let need = match lists {
+                    Lists::All(need) => need,
+                    Lists::Once => 1,
+                    Lists::Twice => entry_need,
+                };
+                if need > 1 {
+                    if self.round_of[k] != x.rank {
+                        self.round_of[k] = x.rank;
+                        self.hits[k] = 0;
+                    }
+                    self.hits[k] += 1;
+                    if self.hits[k] < need {
+                        continue;
+                    }
+                }
+                if self.judged[k] != x.rank {
+                    self.judged[k] = x.rank;
                     self.consider(vocabulary, x, entry, kept_words, best);
                 }
             }
-            next = typos.as_mut().and_then(Iterator::next);
+            next = typos.as_mut().and_then(|typos| typos.find(|&n| self.pairable(word, n)));
         }
     }
 
     fn consider<'w>(&mut self, vocabulary: &Vocabulary, x: &Text<'_>, entry: u64, kept_words: &dyn Fn(u32) -> &'w [u32], best: &mut Best) {
-        let (kept, wy) = unpack(entry);
+        let (kept, wy, _) = unpack(entry);
         let wx = x.weight;
         let (num, den) = self.threshold;
         // Sizes first: the shared weight is at most the lighter text's.
@@ -343,31 +407,37 @@ impl Matcher {
         false
     }
 
-    /// Lists the kept text `y`, taken `rank`-th: in `all` under every word; in `some` under its
-    /// b + 1 rarest heavy words so far (any would do), or every word if it has no more.
+    /// Lists the kept text `y`, taken `rank`-th: in `all` under every word; in `once` under its
+    /// b + 1 rarest heavy words so far (any would do), in `twice` under its b + 2 rarest, to be
+    /// met twice; a text with fewer heavy words under all its heavy words, or all its words when
+    /// it has no more than b, to be met once.
     pub(super) fn keep(&mut self, vocabulary: &Vocabulary, y: &[u32], rank: u32) -> Result<(), Error> {
         let (wy, hy) = weigh(vocabulary, y);
-        let entry = pack(rank, wy);
         for &word in y {
-            push(&mut self.all[word as usize], entry)?;
+            push(&mut self.all[word as usize], pack(rank, wy, 0))?;
         }
         if self.templates {
             return Ok(());
         }
         let b = substitutions_allowed(y.len());
-        if hy > b {
-            self.plan.clear();
-            for &word in y.iter().filter(|&&w| vocabulary.heavy(w)) {
-                self.plan.push((self.all[word as usize].len(), word));
-            }
-            self.plan.sort_unstable();
-            for at in 0..=b {
-                push(&mut self.some[self.plan[at].1 as usize], entry)?;
-            }
-        } else {
+        if hy <= b {
             for &word in y {
-                push(&mut self.some[word as usize], entry)?;
+                push(&mut self.once[word as usize], pack(rank, wy, 1))?;
+                push(&mut self.twice[word as usize], pack(rank, wy, 1))?;
             }
+            return Ok(());
+        }
+        self.plan.clear();
+        for &word in y.iter().filter(|&&w| vocabulary.heavy(w)) {
+            self.plan.push((self.all[word as usize].len(), word));
+        }
+        self.plan.sort_unstable();
+        for at in 0..=b {
+            push(&mut self.once[self.plan[at].1 as usize], pack(rank, wy, 1))?;
+        }
+        let (count, need) = if hy > b + 1 { (b + 2, 2) } else { (b + 1, 1) };
+        for at in 0..count {
+            push(&mut self.twice[self.plan[at].1 as usize], pack(rank, wy, need))?;
         }
         Ok(())
     }

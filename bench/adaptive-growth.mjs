@@ -1,0 +1,73 @@
+// `node bench/adaptive-growth.mjs [--max N] [--uniform-max N] [--v2-max N] [--rounds R]`: how the default decision over short
+// texts (`decideTexts`, text decision specification v3) grows as n doubles from 25,000, against
+// the SimHash default (`fingerprintMany`, then `decide` at 10 bits) timed alternately in the
+// same process on the same texts, and specification v2 (`version: 2`) beside them:
+// - real short lines (package descriptions and their translations, changelog entries, manual-page
+//   NAME lines, commit subjects: bench/short-lines.mjs's local cache), shuffled;
+// - lines of 12 words drawn uniformly from the 2,000 commonest words of real English prose (no
+//   word rare, as in machine-made text and logs), the input that made v2 quadratic.
+// Prints, per n, the medians, v3 / SimHash, and v3's growth over the previous n, with the load.
+
+import { loadavg } from 'node:os';
+import { decide, decideTexts, fingerprintMany, init } from '../dist/esm/index.js';
+import { measure } from './measure.mjs';
+import { shortLines } from './short-lines.mjs';
+import { realEnglish } from './texts.mjs';
+
+const args = process.argv.slice(2);
+const option = (name, fallback) => (args.includes(name) ? Number(args[args.indexOf(name) + 1]) : fallback);
+const MAX = option('--max', 1_600_000);
+const ROUNDS = option('--rounds', 3);
+const V2_MAX = option('--v2-max', 200_000);
+const UNIFORM_MAX = option('--uniform-max', MAX);
+await init();
+
+/** Lines of 12 words drawn with a seeded generator from the 2,000 commonest words of real prose. */
+function uniformLines(n) {
+  const counts = new Map();
+  for (const text of realEnglish(8_000_000)) for (const word of text.toLowerCase().match(/[a-z]+/g) ?? []) counts.set(word, (counts.get(word) ?? 0) + 1);
+  const vocabulary = [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, 2000).map(([w]) => w);
+  let x = 0x2000;
+  const below = (k) => {
+    x ^= x << 13;
+    x >>>= 0;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    x >>>= 0;
+    return x % k;
+  };
+  return Array.from({ length: n }, () => Array.from({ length: 12 }, () => vocabulary[below(vocabulary.length)]).join(' '));
+}
+
+const load = () => loadavg().map((l) => l.toFixed(2)).join(' ');
+console.log(`load ${load()}; node ${process.version}; medians of ${ROUNDS} alternated runs\n`);
+const inputs = [
+  ['real short lines', (n) => shortLines(n)],
+  ['12 words of a 2,000-word vocabulary', (n) => uniformLines(Math.min(n, UNIFORM_MAX))],
+];
+for (const [name, make] of inputs) {
+  const all = make(MAX);
+  console.log(`${name} (${all.length.toLocaleString('en')} available)`);
+  console.log('n | SimHash default | v3 (default) | v3 / SimHash | v3 growth | v2 | v3 removed');
+  console.log('---: | ---: | ---: | ---: | ---: | ---: | ---:');
+  let previous;
+  for (let n = 25_000; n <= Math.min(MAX, all.length); n *= 2) {
+    const texts = all.slice(0, n);
+    let removed = 0;
+    const calls = [
+      () => decide(fingerprintMany(texts), { distance: 10 }).representative.length,
+      () => {
+        const { representative } = decideTexts(texts);
+        removed = representative.reduce((sum, r, i) => sum + (r === i ? 0 : 1), 0);
+      },
+    ];
+    if (n <= V2_MAX) calls.push(() => decideTexts(texts, { version: 2 }).representative.length);
+    const [simhash, v3, v2] = measure(calls, { runs: ROUNDS, minMs: 0, budgetMs: Infinity, throws: false });
+    const s = (m) => (m === undefined ? '—' : `${(m.medianMs / 1000).toFixed(2)} s`);
+    const growth = previous === undefined ? '—' : `×${(v3.medianMs / previous).toFixed(2)}`;
+    console.log([n.toLocaleString('en'), s(simhash), s(v3), (v3.medianMs / simhash.medianMs).toFixed(2), growth, s(v2), removed.toLocaleString('en')].join(' | '));
+    previous = v3.medianMs;
+  }
+  console.log('');
+}
+console.log(`load ${load()}`);
