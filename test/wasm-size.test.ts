@@ -20,14 +20,18 @@
 // d=10 1.87× and findClusters 1.38× (against the build before, alternated in one process): the
 // budget was 136 KB. Comparing two members of one bucket at a time against the other bucket of a
 // pair took it to 139,489 bytes and findAll and findClusters at d=10 another 1.11× (1.82 s and
-// 1.85 s over 1M): the budget is 137 KB.
+// 1.85 s over 1M): the budget was 137 KB. Text decision specification v3 for short texts (the
+// vocabulary with its typo keys and base words, the matcher with its three probing plans and
+// typo matching, the common words as one string, v2 kept beside it) took the module from under
+// 137 KB to 163,990 bytes, with the plans sorted by insertion rather than a new instance of the
+// general sort (5.4 KB): the budget is 161 KB.
 
 import { statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
 
-it('keeps dist/simhash.wasm under 137 KB', () => {
+it('keeps dist/simhash.wasm under 161 KB', () => {
   const bytes = statSync(fileURLToPath(new URL('../dist/simhash.wasm', import.meta.url))).size;
   expect(bytes).toBeGreaterThan(1000);
-  expect(bytes).toBeLessThan(137 * 1024);
+  expect(bytes).toBeLessThan(161 * 1024);
 });

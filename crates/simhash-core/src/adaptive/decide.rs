@@ -429,7 +429,7 @@ mod tests {
             let digits = w.strip_prefix('v').unwrap_or(w);
             !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
         };
-        let light = |w: &String| w.len() == 1 || number(w) || super::super::COMMON_WORDS.contains(&w.as_str());
+        let light = |w: &String| w.len() == 1 || number(w) || super::super::COMMON_WORDS.split(' ').any(|c| c == w);
         let weight = |(w, _): &(String, Vec<String>)| if light(w) { 1u32 } else { 4 };
         let eligible = |w: &String| w.chars().count() >= 3 && !w.bytes().any(|b| b.is_ascii_digit() || b == b'+' || b == b'#');
         // x's word a and y's word b pair when they are typos and one is held by no other kept text.

@@ -45,6 +45,18 @@ fn unpack(entry: u64) -> (u32, u32, u32) {
 /// What judging a candidate costs against meeting a list entry, for choosing how to probe.
 const JUDGE_COST: usize = 8;
 
+/// Sorts a plan of at most a short text's words by cost, then word, without another instance of
+/// the general sort (which would cost kilobytes of WebAssembly for lists this short).
+fn sort_plan(plan: &mut [(usize, u32)]) {
+    for i in 1..plan.len() {
+        let mut j = i;
+        while j > 0 && plan[j - 1] > plan[j] {
+            plan.swap(j - 1, j);
+            j -= 1;
+        }
+    }
+}
+
 /// Heavy words a text of `words` distinct words may have replaced.
 fn substitutions_allowed(words: usize) -> usize {
     words / SUBSTITUTION_SPAN
@@ -200,7 +212,7 @@ impl Matcher {
             let cost = self.cost(vocabulary, &self.all, word);
             self.plan.push((cost, word));
         }
-        self.plan.sort_unstable();
+        sort_plan(&mut self.plan);
         // By weight: the cheapest words until what is left weighs less than the threshold's share.
         let (num, den) = self.threshold;
         let (mut probed, mut by_weight, mut weight_cost) = (0u32, 0usize, 0usize);
@@ -431,7 +443,7 @@ impl Matcher {
         for &word in y.iter().filter(|&&w| vocabulary.heavy(w)) {
             self.plan.push((self.all[word as usize].len(), word));
         }
-        self.plan.sort_unstable();
+        sort_plan(&mut self.plan);
         for at in 0..=b {
             push(&mut self.once[self.plan[at].1 as usize], pack(rank, wy, 1))?;
         }

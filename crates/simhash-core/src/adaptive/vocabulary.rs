@@ -78,7 +78,7 @@ impl Vocabulary {
         }
         let base = if token < word.len() { Some(self.insert(hasher.unit(&word[..token]), &word[..token], token, hasher)?) } else { None };
         if !self.common_made {
-            for word in COMMON_WORDS {
+            for word in COMMON_WORDS.split(' ') {
                 self.common.get_or_insert(hasher.unit(word.as_bytes()), 0)?;
             }
             self.common_made = true;
