@@ -11,6 +11,7 @@
 import { loadavg } from 'node:os';
 import { decide, decideTexts, fingerprintMany, init } from '../dist/esm/index.js';
 import { measure } from './measure.mjs';
+import { xorshift32 } from './xorshift.mjs';
 import { shortLines } from './short-lines.mjs';
 import { realEnglish } from './texts.mjs';
 
@@ -27,15 +28,7 @@ function uniformLines(n) {
   const counts = new Map();
   for (const text of realEnglish(8_000_000)) for (const word of text.toLowerCase().match(/[a-z]+/g) ?? []) counts.set(word, (counts.get(word) ?? 0) + 1);
   const vocabulary = [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, 2000).map(([w]) => w);
-  let x = 0x2000;
-  const below = (k) => {
-    x ^= x << 13;
-    x >>>= 0;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    x >>>= 0;
-    return x % k;
-  };
+  const { below } = xorshift32(0x2000);
   return Array.from({ length: n }, () => Array.from({ length: 12 }, () => vocabulary[below(vocabulary.length)]).join(' '));
 }
 

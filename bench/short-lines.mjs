@@ -10,6 +10,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { xorshift32 } from './xorshift.mjs';
 
 export const SHORT_LINES_DIR = process.env.SHORT_LINES_DIR ?? '/work/cache/short-lines';
 
@@ -42,16 +43,8 @@ export function shortLines(limit = Infinity, { sources, dir = SHORT_LINES_DIR, s
   const lines = [];
   for (const name of files)
     for (const line of readFileSync(join(dir, name), 'utf8').split('\n')) if (line.trim() !== '') lines.push(line);
-  // xorshift32, seeded: Fisher–Yates over all the lines, then the first `limit`.
-  let x = seed >>> 0 || 1;
-  const below = (n) => {
-    x ^= x << 13;
-    x >>>= 0;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    x >>>= 0;
-    return x % n;
-  };
+  // Seeded: Fisher–Yates over all the lines, then the first `limit`.
+  const { below } = xorshift32(seed);
   for (let i = lines.length - 1; i > 0; i--) {
     const j = below(i + 1);
     [lines[i], lines[j]] = [lines[j], lines[i]];

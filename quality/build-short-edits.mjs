@@ -12,6 +12,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { xorshift32 } from '../bench/xorshift.mjs';
 
 const root = join(fileURLToPath(new URL('.', import.meta.url)), '..');
 const sets = join(root, 'quality', 'sets');
@@ -20,18 +21,9 @@ const option = (name, fallback) => (args.includes(name) ? Number(args[args.index
 const PER_KIND = option('--per-kind', 150);
 const UNRELATED = option('--unrelated', 2000);
 
-/** xorshift32, seeded: the same sets on every machine. */
+/** A seeded generator: the same sets on every machine. */
 function rng(seed) {
-  let x = seed >>> 0 || 1;
-  const next = () => {
-    x ^= x << 13;
-    x >>>= 0;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    x >>>= 0;
-    return x;
-  };
-  const below = (n) => next() % n;
+  const { next, below } = xorshift32(seed);
   return { below, pick: (list) => list[below(list.length)], chance: (p) => next() / 2 ** 32 < p };
 }
 const random = rng(0x5407_ed17);

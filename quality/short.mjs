@@ -17,6 +17,7 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { decide, decideTexts, fingerprintMany, init } from 'simhash-wasm';
+import { xorshift32 } from '../bench/xorshift.mjs';
 
 const root = join(fileURLToPath(new URL('.', import.meta.url)), '..');
 const sets = join(root, 'quality', 'sets');
@@ -58,19 +59,6 @@ function representatives(rule, texts) {
 /** Whether the rule removes `b` for `a` when `a` comes first. */
 const joins = (rule, a, b) => representatives(rule, [a, b])[1] === 0;
 
-/** xorshift32, seeded: the same sample of a rule's removals on every run. */
-function sampler(seed) {
-  let x = seed >>> 0 || 1;
-  return () => {
-    x ^= x << 13;
-    x >>>= 0;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    x >>>= 0;
-    return x;
-  };
-}
-
 const labelsFile = join(root, 'quality', 'judged', 'labels.jsonl');
 const labels = new Map(
   existsSync(labelsFile)
@@ -99,7 +87,8 @@ for (const rule of RULES) {
     const removed = [];
     rep.forEach((kept, i) => kept !== i && removed.push(i));
     const different = removed.filter((i) => corpus.texts[i] !== corpus.texts[rep[i]]);
-    const next = sampler(0x5eed + corpus.texts.length);
+    // Seeded: the same sample of a rule's removals on every run.
+    const { next } = xorshift32(0x5eed + corpus.texts.length);
     const pool = [...different];
     const sample = [];
     while (sample.length < SAMPLE && pool.length > 0) sample.push(pool.splice(next() % pool.length, 1)[0]);
