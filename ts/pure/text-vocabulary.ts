@@ -1,9 +1,10 @@
 /**
  * The words of the sketched texts (text decision specification v3), the twin of the Rust core's
- * `adaptive::vocabulary`: each word's id, how many short texts hold it, whether it is light (a
- * common word, a number — ASCII digits, or `v` and digits — or one ASCII character) and its typos (heavy words
- * of at least {@link TYPO_CHARS} code points that become equal when at most one code point is
- * removed from each), found through typo keys as each word arrives.
+ * `adaptive::vocabulary`: each word's id, its base (the word without the `+` and `#` signs after
+ * it), whether it is light (a common word, a number — ASCII digits, or `v` and digits — or one
+ * ASCII character) and its typos (heavy words without digits or signs, of at least
+ * {@link TYPO_CHARS} code points, that become equal when at most one code point is removed from
+ * each), found through typo keys as each word arrives.
  */
 
 import { TYPO_CHARS } from '../shared/adaptive.js';
