@@ -24,14 +24,16 @@
 // vocabulary with its typo keys and base words, the matcher with its three probing plans and
 // typo matching, the common words as one string, v2 kept beside it) took the module from under
 // 137 KB to 163,990 bytes, with the plans sorted by insertion rather than a new instance of the
-// general sort (5.4 KB): the budget is 161 KB.
+// general sort (5.4 KB): the budget was 161 KB. Judging short lines by their heavy words through
+// keys (the line keys with their light-word subsets, the index of words one text holds, the
+// one-typo variants) took it to 175,605 bytes: the budget is 172 KB.
 
 import { statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
 
-it('keeps dist/simhash.wasm under 161 KB', () => {
+it('keeps dist/simhash.wasm under 172 KB', () => {
   const bytes = statSync(fileURLToPath(new URL('../dist/simhash.wasm', import.meta.url))).size;
   expect(bytes).toBeGreaterThan(1000);
-  expect(bytes).toBeLessThan(161 * 1024);
+  expect(bytes).toBeLessThan(172 * 1024);
 });

@@ -1,22 +1,28 @@
 /**
  * The short-text rule of text decision specification v3 in plain TypeScript, the twin of the
- * Rust core's `adaptive::short`: word sets weighed by what their words say (heavy
- * {@link HEAVY_WEIGHT}, light {@link LIGHT_WEIGHT}), heavy words that only one side holds
- * paired with their typos when one of the two is held by no other short text taken before (a maximum
- * matching, each pair sharing {@link TYPO_SHARED}), and the
- * weighted Jaccard similarity `M / (W(x) + W(y) − M)` against the threshold; unless template
- * siblings are removed, at most one heavy word replaced per {@link SUBSTITUTION_SPAN} words of
- * the smaller text, and as few heavy words on one side only (no typo on the other) that
- * {@link FREQUENT_KEPT} other short texts taken before hold: those name a variant of the line.
+ * Rust core's `adaptive::short`. Words are heavy or light; a heavy word of one text and a typo
+ * of it in the other pair when one of the two is held by no other short text taken before.
+ * - *Lines* (either text below {@link SUBSTITUTION_SPAN} distinct words): the same heavy words
+ *   but for one typo (a pair, or one word too many that is a typo of a word the other holds)
+ *   when they share {@link TYPO_CONTEXT} heavy words besides, and at most
+ *   `min(LIGHT_CHANGES, heavy words shared)` light words on each side that the other lacks.
+ * - *Sentences*: weighted Jaccard similarity `M / (W(x) + W(y) − M)` (heavy
+ *   {@link HEAVY_WEIGHT}, light {@link LIGHT_WEIGHT}, a typo pair sharing {@link TYPO_SHARED},
+ *   pairs by maximum matching) at least {@link THRESHOLD}, and at most one unpaired heavy word on
+ *   each side per {@link SUBSTITUTION_SPAN} words of the smaller text.
+ * - With template siblings removed: the similarity alone, against {@link TEMPLATES_THRESHOLD}.
  *
- * Candidates come from lists of kept texts per word, cheapest first, under one of two
- * guarantees that miss no pair: by weight (probe words until less than the threshold's share of
- * the text's weight is left), or by substitution (`b + 1` heavy words of this text in the full
- * lists, and every word of it in the lists of each kept text's `b + 1` rarest heavy words; or
- * `b + 2` of each, a candidate met twice). A typo of a probed word is probed with it.
+ * Candidates of lines come from keys (`text-lines.ts`); those of sentences (and of every pair
+ * when template siblings are removed) from lists of kept texts per word, cheapest first, under
+ * one of two guarantees that miss no pair: by weight (probe words until less than the
+ * threshold's share of the text's weight is left), or by substitution (`b + 1` heavy words of
+ * this text in the full lists, and every word of it in the lists of each kept text's `b + 1`
+ * rarest heavy words; or `b + 2` of each, a candidate met twice). A typo of a probed word is
+ * probed with it.
  */
 
-import { FREQUENT_KEPT, HEAVY_WEIGHT, LIGHT_WEIGHT, SUBSTITUTION_SPAN, TEMPLATES_THRESHOLD, THRESHOLD, TYPO_SHARED } from '../shared/adaptive.js';
+import { HEAVY_WEIGHT, LIGHT_WEIGHT, SUBSTITUTION_SPAN, TEMPLATES_THRESHOLD, THRESHOLD, TYPO_CONTEXT, TYPO_SHARED } from '../shared/adaptive.js';
+import { KEYED_WORDS, LineKeys, lightChanges } from './text-lines.js';
 import type { Vocabulary } from './text-vocabulary.js';
 
 /** A kept text in a list: its rank and weight, and the meetings it needs in `twice`. */
@@ -59,12 +65,16 @@ export class ShortMatcher {
   readonly #twice: Entry[][];
   /** Per kept rank: the rank of the last text that judged it; the rank whose meetings `#hits` counts, and the count. */
   readonly #judged: Int32Array;
+  /** Per rank: whether the text taken then was kept. */
+  readonly #kept: Uint8Array;
   readonly #round: Int32Array;
   readonly #hits: Uint32Array;
   readonly #marks: Int32Array;
   /** Per word, how many short texts taken so far hold it. */
   readonly #held: Uint32Array;
   readonly #keptWords: (kept: number) => Uint32Array;
+  /** Kept texts of at most {@link KEYED_WORDS} words by key. */
+  readonly #lines: LineKeys;
 
   constructor(vocabulary: Vocabulary, texts: number, templates: boolean, keptWords: (kept: number) => Uint32Array) {
     this.#vocabulary = vocabulary;
@@ -76,9 +86,11 @@ export class ShortMatcher {
     this.#round = new Int32Array(texts).fill(-1);
     this.#hits = new Uint32Array(texts);
     this.#judged = new Int32Array(texts).fill(-1);
+    this.#kept = new Uint8Array(texts);
     this.#marks = new Int32Array(vocabulary.length).fill(-1);
     this.#held = new Uint32Array(vocabulary.length);
     this.#keptWords = keptWords;
+    this.#lines = new LineKeys(vocabulary);
   }
 
   #weight(word: number): number {
@@ -97,7 +109,8 @@ export class ShortMatcher {
 
   /** The word and those of its typos it may pair with (of a word other texts hold, only typos no other text holds). */
   #probed(word: number): number[] {
-    return this.#vocabulary.heavy(word) ? [word, ...this.#vocabulary.neighbours[word]!.filter((typo) => this.#pairable(word, typo))] : [word];
+    const vocabulary = this.#vocabulary;
+    return vocabulary.heavy(word) ? [word, ...vocabulary.neighbours[word]!.filter((typo) => vocabulary.heavy(typo) && this.#pairable(word, typo))] : [word];
   }
 
   /** What probing `word` in `lists` costs: its entries and those of its typos it may pair with. */
@@ -108,6 +121,24 @@ export class ShortMatcher {
   /** Judges against `x` (taken `rank`-th) every kept short text the rule may call its near-duplicate, into `best`. */
   find(x: Uint32Array, rank: number, best: Best): void {
     for (const word of x) this.#marks[word] = rank;
+    if (this.#templates) {
+      this.#findInLists(x, rank, best);
+      return;
+    }
+    if (x.length <= KEYED_WORDS) {
+      const found = this.#lines.probe(x, (word) => this.#marks[word] === rank, this.#held);
+      for (const k of found) {
+        if (!this.#kept[k] || this.#judged[k] === rank) continue;
+        this.#judged[k] = rank;
+        const similarity = this.judge(x, rank, this.#keptWords(k));
+        if (similarity !== undefined) consider(best, similarity, k);
+      }
+    }
+    if (x.length >= SUBSTITUTION_SPAN) this.#findInLists(x, rank, best);
+  }
+
+  /** Judges against `x` every kept text in the lists the rule may call its near-duplicate. */
+  #findInLists(x: Uint32Array, rank: number, best: Best): void {
     const [wx, hx] = this.#weigh(x);
     const plans = Array.from(x, (word) => [this.#cost(this.#all, word), word] as const).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
     // By weight: the cheapest words until what is left weighs less than the threshold's share.
@@ -175,34 +206,53 @@ export class ShortMatcher {
     const inY = new Set(y);
     let wy = 0;
     let shared = 0;
+    let sharedHeavy = 0;
+    let lightY = 0;
     const uy: number[] = [];
     for (const word of y) {
       const weight = this.#weight(word);
       wy += weight;
-      if (this.#marks[word] === rank) shared += weight;
-      else if (weight === HEAVY_WEIGHT) uy.push(word);
+      if (this.#marks[word] === rank) {
+        shared += weight;
+        if (weight === HEAVY_WEIGHT) sharedHeavy++;
+      } else if (weight === HEAVY_WEIGHT) uy.push(word);
+      else lightY++;
     }
     const ux = Array.from(x).filter((word) => !inY.has(word) && this.#vocabulary.heavy(word));
+    if (!this.#templates && Math.min(x.length, y.length) < SUBSTITUTION_SPAN) {
+      const lightX = x.reduce((n, word) => n + (!inY.has(word) && !this.#vocabulary.heavy(word) ? 1 : 0), 0);
+      const changes = lightChanges(sharedHeavy);
+      if (lightX > changes || lightY > changes) return undefined;
+      const paired = this.#oneTypo(ux, uy, sharedHeavy, (word) => this.#marks[word] === rank, (word) => inY.has(word));
+      if (paired === undefined) return undefined;
+      const total = shared + (paired ? TYPO_SHARED : 0);
+      return total / (wx + wy - total);
+    }
     const most = Math.min(ux.length, uy.length);
     if (!reaches(this.#threshold, shared + TYPO_SHARED * most, wx, wy)) return undefined;
     const paired = most === 0 ? 0 : this.#typoPairs(ux, uy);
     if (!this.#templates) {
       const allowed = substitutionsAllowed(Math.min(x.length, y.length));
-      if (most - paired > allowed || this.#variants(ux, uy) > allowed) return undefined;
+      if (ux.length - paired > allowed || uy.length - paired > allowed) return undefined;
     }
     const total = shared + TYPO_SHARED * paired;
     return reaches(this.#threshold, total, wx, wy) ? total / (wx + wy - total) : undefined;
   }
 
-  /** The unpaired heavy words of either side held by {@link FREQUENT_KEPT} other short texts taken before or more, with no typo they pair with among the other side's. */
-  #variants(ux: readonly number[], uy: readonly number[]): number {
-    // The candidate was taken and holds its own words: other texts are one fewer.
-    const others = (word: number, own: number): number => this.#held[word]! - own;
+  /**
+   * For a pair judged as lines, with unpaired heavy words `ux` and `uy` and `sharedHeavy` heavy
+   * words shared: `undefined` unless they are no more than one typo — a pair of them, or one word
+   * that is a typo of a word the other text holds, in a pair sharing {@link TYPO_CONTEXT} heavy
+   * words — and then whether they are a pair.
+   */
+  #oneTypo(ux: readonly number[], uy: readonly number[], sharedHeavy: number, inX: (word: number) => boolean, inY: (word: number) => boolean): boolean | undefined {
+    if (ux.length + uy.length === 0) return false;
+    if (sharedHeavy < TYPO_CONTEXT || ux.length + uy.length > 2) return undefined;
     const typos = this.#vocabulary.neighbours;
-    return (
-      ux.filter((a) => others(a, 0) >= FREQUENT_KEPT && !typos[a]!.some((b) => uy.includes(b) && this.#pairable(a, b))).length +
-      uy.filter((b) => others(b, 1) >= FREQUENT_KEPT && !typos[b]!.some((a) => ux.includes(a) && this.#pairable(a, b))).length
-    );
+    if (ux.length === 1 && uy.length === 1) return typos[ux[0]!]!.includes(uy[0]!) && this.#pairable(ux[0]!, uy[0]!) ? true : undefined;
+    if (ux.length === 1) return typos[ux[0]!]!.some((w) => inY(w) && this.#pairable(ux[0]!, w)) ? false : undefined;
+    if (uy.length === 1) return typos[uy[0]!]!.some((w) => inX(w) && this.#pairable(w, uy[0]!)) ? false : undefined;
+    return undefined;
   }
 
   /**
@@ -214,9 +264,10 @@ export class ShortMatcher {
     return this.#held[a] === 0 || this.#held[b]! <= 1;
   }
 
-  /** Counts the words of a short text taken, kept or not. */
-  count(x: Uint32Array): void {
+  /** Counts the words of the short text `x` taken `rank`-th, kept or not. */
+  count(x: Uint32Array, rank: number): void {
     for (const word of x) this.#held[word]!++;
+    if (!this.#templates && x.length <= KEYED_WORDS) this.#lines.count(x, rank, this.#held);
   }
 
   /** The size of a maximum matching of `ux` to `uy` by typos (augmenting paths). */
@@ -241,12 +292,17 @@ export class ShortMatcher {
   }
 
   /**
-   * Lists the kept text `y`, taken `rank`-th: in `all` under every word; in `once` under its
-   * b + 1 rarest heavy words so far (any would do), in `twice` under its b + 2 rarest, to be met
-   * twice; a text with fewer heavy words under all its heavy words, or all its words when it has
-   * no more than b, to be met once.
+   * Lists the kept text `y`, taken `rank`-th: under its keys if it has at most
+   * {@link KEYED_WORDS} words; and, if it has {@link SUBSTITUTION_SPAN} or more (any, when
+   * template siblings are removed), in `all` under every word; in `once` under its b + 1 rarest
+   * heavy words so far (any would do), in `twice` under its b + 2 rarest, to be met twice; a text
+   * with fewer heavy words under all its heavy words, or all its words when it has no more than
+   * b, to be met once.
    */
   keep(y: Uint32Array, rank: number): void {
+    this.#kept[rank] = 1;
+    if (!this.#templates && y.length <= KEYED_WORDS) this.#lines.keep(y, rank);
+    if (!this.#templates && y.length < SUBSTITUTION_SPAN) return;
     const [weight, hy] = this.#weigh(y);
     const entry = (need: number): Entry => ({ kept: rank, weight, need });
     const all = entry(0);

@@ -258,7 +258,7 @@ class PureTextSketches implements TextSketchesType {
           }
         }
       }
-      if (short) matcher?.count(x);
+      if (short) matcher?.count(x, rank);
       if (best.kept >= 0) {
         representative[p] = order[best.kept]!;
         similarity[p] = best.similarity;

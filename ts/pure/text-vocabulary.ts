@@ -1,10 +1,11 @@
 /**
  * The words of the sketched texts (text decision specification v3), the twin of the Rust core's
- * `adaptive::vocabulary`: each word's id, its base (the word without the `+` and `#` signs after
- * it), whether it is light (a common word, a number — ASCII digits, or `v` and digits — or one
- * ASCII character) and its typos (heavy words without digits or signs, of at least
- * {@link TYPO_CHARS} code points, that become equal when at most one code point is removed from
- * each), found through typo keys as each word arrives.
+ * `adaptive::vocabulary`: each word's id and unit hash, its base (the word without the `+` and
+ * `#` signs after it), whether it is light (a common word, a number — ASCII digits, `v` and
+ * digits, or digits and `st`, `nd`, `rd` or `th` — or one ASCII character) and its typos (words
+ * without digits or signs, heavy or common but not both common, of at least {@link TYPO_CHARS}
+ * code points, that become equal when at most one code point is removed from each), found
+ * through typo keys as each word arrives.
  */
 
 import { TYPO_CHARS } from '../shared/adaptive.js';
@@ -13,11 +14,17 @@ import { xxh3 } from './xxh3.js';
 
 const utf8 = new TextEncoder();
 
-/** Whether a token is ASCII digits, or `v` and ASCII digits. */
+/** The English ordinal suffixes, as pairs of bytes. */
+const ORDINALS = ['st', 'nd', 'rd', 'th'].map((suffix) => [suffix.charCodeAt(0), suffix.charCodeAt(1)] as const);
+
+/** Whether a token is ASCII digits, `v` and ASCII digits, or ASCII digits and an ordinal suffix. */
 function isNumber(token: Uint8Array): boolean {
-  const from = token[0] === 0x76 ? 1 : 0;
-  if (from === token.length) return false;
-  for (let i = from; i < token.length; i++) if (token[i]! < 0x30 || token[i]! > 0x39) return false;
+  const n = token.length;
+  const ordinal = n >= 2 && ORDINALS.some(([a, b]) => token[n - 2] === a && token[n - 1] === b);
+  const end = ordinal ? n - 2 : n;
+  const from = !ordinal && token[0] === 0x76 ? 1 : 0;
+  if (from >= end) return false;
+  for (let i = from; i < end; i++) if (token[i]! < 0x30 || token[i]! > 0x39) return false;
   return true;
 }
 
@@ -28,12 +35,16 @@ function isNumber(token: Uint8Array): boolean {
  */
 export class Vocabulary {
   readonly #ids = new Map<bigint, number>();
+  /** Each word's unit hash. */
+  readonly hash: bigint[] = [];
   /** Each word's base (itself when it has no signs). */
   readonly base: number[] = [];
   /** Whether each word is light. */
   readonly light: boolean[] = [];
   /** Each word's typos. */
   readonly neighbours: number[][] = [];
+  /** Each word's typo keys: two words are typos when they share one (none for a word that can be no typo). */
+  readonly typoKeys: bigint[][] = [];
   /** Typo key → the words listed under it. */
   readonly #keys = new Map<bigint, number[]>();
   readonly #seed: bigint;
@@ -68,12 +79,15 @@ export class Vocabulary {
     if (known !== undefined) return known;
     const base = token < word.length ? this.insert(xxh3(word.subarray(0, token), this.#seed), word.subarray(0, token)) : undefined;
     const id = this.light.length;
-    const light = word.length === 1 || isNumber(word) || this.#common.has(hash);
+    const common = this.#common.has(hash);
+    const light = word.length === 1 || isNumber(word) || common;
     this.#ids.set(hash, id);
+    this.hash.push(hash);
     this.base.push(base ?? id);
     this.light.push(light);
     this.neighbours.push([]);
-    if (!light && base === undefined && !word.some((b) => b >= 0x30 && b <= 0x39)) this.#linkTypos(id, hash, word);
+    this.typoKeys.push([]);
+    if ((common || !light) && base === undefined && !word.some((b) => b >= 0x30 && b <= 0x39)) this.#linkTypos(id, hash, word);
     return id;
   }
 
@@ -93,6 +107,7 @@ export class Vocabulary {
       });
     }
     const mine = this.neighbours[id]!;
+    this.typoKeys[id] = keys;
     for (const key of keys) {
       const listed = this.#keys.get(key);
       if (listed === undefined) {
@@ -100,7 +115,8 @@ export class Vocabulary {
         continue;
       }
       for (const other of listed) {
-        if (!mine.includes(other)) {
+        // Two common words are never typos of each other.
+        if (!(this.light[id] && this.light[other]) && !mine.includes(other)) {
           mine.push(other);
           this.neighbours[other]!.push(id);
         }

@@ -2,7 +2,9 @@
  * The words text decision specification v3 weighs little: function words (articles,
  * prepositions, conjunctions, pronouns, auxiliaries, determiners and a few adverbs) of English,
  * German, French, Spanish, Italian, Portuguese, Dutch and Russian, lowercased as the text
- * specification v1 lowercases them. They carry a sentence's grammar, not what it names. The Rust
+ * specification v1 lowercases them. They carry a sentence's grammar, not what it names. Then the
+ * English words that annotate a line rather than say what it is about (`Re:`, `[WIP]`, `(draft)`,
+ * `- copy`, `(2nd edition)`): a line that gains one is the same line. The Rust
  * core holds the same list (`crates/simhash-core/src/adaptive/common_words.rs`); a test checks the
  * two equal.
  */
@@ -24,5 +26,6 @@ export const COMMON_WORDS: readonly string[] = (
   'los más para pero por se sin sobre su sus una uno y che da della delle di gli il nel nella ' +
   'non per più sono tra uno ao com da das do dos em na nas no nos os ou para pelo pela um uma ' +
   'bij dat de een en het in is met niet of om op te van voor zijn в во для до за и из к как на ' +
-  'не но о об от по при с со что это или у'
+  'не но о об от по при с со что это или у ' +
+  'fw fwd wip draft update updated new old patch rfc fyi copy backport deprecated edition final revised duplicate resend todo obsolete'
 ).split(' ');

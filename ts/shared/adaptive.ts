@@ -19,30 +19,31 @@ export const TEXT_DECISION_VERSION = 3;
 export const SHORT_WORDS = 40;
 /** Specification v2: the exact Jaccard similarity of their word sets that makes two short texts near-duplicates. */
 export const SHORT_THRESHOLD = 0.4;
-/** Specification v3: what a heavy word weighs (any word but a common word, a number — ASCII digits, or `v` and digits — or one ASCII character). */
+/** Specification v3: what a heavy word weighs (any word but a common word, a number — ASCII digits, `v` and digits, or digits and `st`, `nd`, `rd` or `th` — or one ASCII character). */
 export const HEAVY_WEIGHT = 4;
 /** Specification v3: what a light word weighs. */
 export const LIGHT_WEIGHT = 1;
 /** Specification v3: what a heavy word and its typo share of their weight (each keeps the rest apart). */
 export const TYPO_SHARED = 3;
-/** Specification v3: the fewest code points of a heavy word that can be a typo of another. */
+/** Specification v3: the fewest code points of a word that can be a typo of another. */
 export const TYPO_CHARS = 3;
-/** Specification v3: the weighted word-set similarity (numerator, denominator) that makes two short texts near-duplicates. */
+/** Specification v3: the weighted word-set similarity (numerator, denominator) that makes two short texts not judged as lines near-duplicates. */
 export const THRESHOLD: readonly [number, number] = [7, 10];
 /** Specification v3: the same, with `templates: 'remove'`. */
 export const TEMPLATES_THRESHOLD: readonly [number, number] = [1, 2];
 /**
- * Specification v3: a pair may have replaced one heavy word by another per this many distinct
- * words of the smaller text (none below 12), and as many heavy words held by
- * {@link FREQUENT_KEPT} kept texts may be on one side only.
+ * Specification v3: a pair in which a text has fewer distinct words than this is judged as lines
+ * (the same heavy words but for one typo). Otherwise each text may hold one heavy word the other
+ * lacks per this many distinct words of the smaller text.
  */
 export const SUBSTITUTION_SPAN = 12;
 /**
- * Specification v3: a heavy word added to or dropped from a line (with no typo on the other
- * side) that at least this many other kept short texts hold names a variant (`- documentation`,
- * `(32bit)`) rather than an edit.
+ * Specification v3: the most light words a pair judged as lines may hold on one side only, each
+ * way, and no more than the heavy words the two share.
  */
-export const FREQUENT_KEPT = 1;
+export const LIGHT_CHANGES = 3;
+/** Specification v3: the fewest heavy words a pair judged as lines must share for a typo to be forgiven. */
+export const TYPO_CONTEXT = 2;
 /** Estimated Jaccard similarity of their word-pair sets that makes any other pair near-duplicates. */
 export const LONG_THRESHOLD = 0.62;
 /**

@@ -3,10 +3,12 @@
 //! languages whose texts are written with spaces between words, lowercased as the text
 //! specification v1 lowercases them. They carry a sentence's grammar, not what it names, so a
 //! line that gains or loses one is the same line, and two lines that share only these are not.
+//! Then the English words that annotate a line rather than say what it is about (`Re:`,
+//! `[WIP]`, `(draft)`, `- copy`, `(2nd edition)`): a line that gains one is the same line.
 //! `ts/shared/adaptive-words.ts` holds the same list; a test checks the two equal.
 
 /// The common words, separated by single spaces, in no order that matters: English, German,
-/// French, Spanish, Italian, Portuguese, Dutch, Russian. One string rather than a slice of
+/// French, Spanish, Italian, Portuguese, Dutch, Russian; then the annotating words. One string rather than a slice of
 /// strings, which would cost two words of WebAssembly data per entry.
 pub const COMMON_WORDS: &str = "a about above after again against all also am an and any are aren as at be because been before \
     being below between both but by can cannot could couldn did didn do does doesn doing don down \
@@ -24,4 +26,5 @@ pub const COMMON_WORDS: &str = "a about above after again against all also am an
     del el entre es esta este hay las lo los más para pero por se sin sobre su sus una uno y che da \
     della delle di gli il nel nella non per più sono tra uno ao com da das do dos em na nas no nos \
     os ou para pelo pela um uma bij dat de een en het in is met niet of om op te van voor zijn в во \
-    для до за и из к как на не но о об от по при с со что это или у";
+    для до за и из к как на не но о об от по при с со что это или у \
+    fw fwd wip draft update updated new old patch rfc fyi copy backport deprecated edition final revised duplicate resend todo obsolete";

@@ -17,6 +17,7 @@
 mod best;
 mod common_words;
 mod decide;
+mod lines;
 mod mix_map;
 mod short;
 mod sketch;
@@ -51,15 +52,18 @@ pub const TYPO_SHARED: u32 = 3;
 pub const THRESHOLD: (u32, u32) = (7, 10);
 /// The same, when template siblings are removed too.
 pub const TEMPLATES_THRESHOLD: (u32, u32) = (1, 2);
-/// In v3, a pair may have replaced one heavy word by another (unpaired heavy words on both
-/// sides) per this many distinct words of the smaller text, none below 12; and as many heavy
-/// words that many kept texts hold ([`FREQUENT_KEPT`]) may be on one side only.
+/// In v3, a pair in which a text has fewer distinct words than this is judged as lines: the
+/// same heavy words but for one typo. Otherwise each text may hold one heavy word the other
+/// lacks (replaced, added or dropped, with no typo to pair with) per this many distinct words of
+/// the smaller text.
 pub const SUBSTITUTION_SPAN: usize = 12;
-/// In v3, a heavy word added to or dropped from a line (with no typo on the other side) that at
-/// least this many other short texts taken before hold names a variant (`- documentation`,
-/// `(32bit)`) rather than an edit: it counts as a substitution. A word an edit adds (`Re:`,
-/// `[WIP]`) is one the rest of the corpus does not hold.
-pub const FREQUENT_KEPT: u32 = 1;
+/// In v3, the most light words a pair judged as lines may hold on one side only, each way (and
+/// no more than the heavy words the two share): function words, a version number, an
+/// annotation (`Re:`, `[PATCH v2]`) added or dropped.
+pub const LIGHT_CHANGES: usize = 3;
+/// In v3, the fewest heavy words a pair judged as lines must share for a typo to be forgiven:
+/// beside fewer, a letter changed names another thing (`Validation for ISBN`, `… for IBAN`).
+pub const TYPO_CONTEXT: usize = 2;
 
 /// A text with at most this many distinct words is short.
 pub const SHORT_WORDS: usize = 40;

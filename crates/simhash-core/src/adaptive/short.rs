@@ -1,22 +1,32 @@
-//! The short-text rule of specification v3: words weighed by what they say, substituted words
-//! refused, typos forgiven (`docs/adaptive.md`).
+//! The short-text rule of specification v3: words weighed by what they say, lines judged by the
+//! words they hold, typos forgiven (`docs/adaptive.md`).
 //!
-//! Two short texts x and y are compared by their word sets. Each word weighs
-//! [`HEAVY_WEIGHT`] or [`LIGHT_WEIGHT`] (see [`super::vocabulary`]); the words both hold are
-//! shared; then heavy words that only one holds are paired with their typos on the other side
-//! when one of the two is held by no other short text taken before (a maximum matching), and
-//! each such pair shares [`TYPO_SHARED`] of its weight. With `M` the
-//! weight shared and `W(·)` a text's total weight, the similarity is `M / (W(x) + W(y) − M)`,
-//! a weighted Jaccard similarity. The pair is near-duplicate when the similarity reaches the
-//! threshold and, unless template siblings are to be removed, when at most one in
-//! [`SUBSTITUTION_SPAN`] of the smaller text's words is a heavy word replaced by another
-//! (unpaired heavy words on both sides), and as few unpaired heavy words with no typo on the
-//! other side are held by [`FREQUENT_KEPT`] other texts taken before: those name a variant of the line
-//! (`- documentation`). Those texts are the ones taken before, so this too is a function of
-//! the texts and their order only.
+//! Two short texts x and y are compared by their word sets. Each word is heavy or light (see
+//! [`super::vocabulary`]). A heavy word of one text and a typo of it in the other *pair* when
+//! one of the two is held by no other short text taken before: a misspelling is rare, and two
+//! words of a corpus one letter apart (`clang`, `flang`) are two names.
 //!
-//! Candidates come from lists of kept texts per word, with guarantees that make them complete
-//! whatever the words' frequencies, so the lists may be probed cheapest first:
+//! - *Lines*: when either text has fewer than [`SUBSTITUTION_SPAN`] distinct words, the two
+//!   hold the same heavy words, but for one typo (a pair, or one word too many that is a typo of
+//!   a word the other holds) when they share [`TYPO_CONTEXT`] heavy words besides, and each
+//!   holds at most `min(LIGHT_CHANGES, heavy words shared)` light words the other lacks. A line that names another item, or adds a word that says
+//!   more (`- documentation`, `(flake8)`), is a different line.
+//! - *Sentences*: otherwise, with each word weighing [`HEAVY_WEIGHT`] or [`LIGHT_WEIGHT`], the
+//!   words both hold shared, and the heavy words only one holds paired with their typos on the
+//!   other side (a maximum matching, each pair sharing [`TYPO_SHARED`] of its weight), the
+//!   weighted Jaccard similarity `M / (W(x) + W(y) − M)` reaches [`THRESHOLD`], and each text
+//!   holds at most one unpaired heavy word the other lacks per [`SUBSTITUTION_SPAN`] distinct
+//!   words of the smaller.
+//! - With template siblings removed, every pair is judged by the similarity alone, against
+//!   [`TEMPLATES_THRESHOLD`].
+//!
+//! The similarity reported for a pair is its weighted Jaccard similarity. The counts of texts
+//! taken before are the only state, so this is a function of the texts and their order.
+//!
+//! Candidates of line pairs come from keys (the `lines` module). Those of sentences (and of
+//! every pair when template siblings are removed) come from lists of kept texts per word, with
+//! guarantees that make them complete whatever the words' frequencies, so the lists may be
+//! probed cheapest first:
 //! - *by weight*: the shared weight is at least the threshold times x's weight, so probing
 //!   x's words until the weight left unprobed is below that meets every near-duplicate;
 //! - *by substitution*: at most `b` heavy words go unpaired on one side. If on x's side, any
@@ -29,8 +39,9 @@
 //! A typo of a probed word is probed with it. Each candidate is judged once.
 
 use super::best::Best;
+use super::lines::{light_changes, LineKeys, KEYED_WORDS};
 use super::vocabulary::Vocabulary;
-use super::{FREQUENT_KEPT, HEAVY_WEIGHT, LIGHT_WEIGHT, SUBSTITUTION_SPAN, TEMPLATES_THRESHOLD, THRESHOLD, TYPO_SHARED};
+use super::{HEAVY_WEIGHT, LIGHT_WEIGHT, SUBSTITUTION_SPAN, TEMPLATES_THRESHOLD, THRESHOLD, TYPO_CONTEXT, TYPO_SHARED};
 use crate::Error;
 
 /// A list entry: a kept text's rank and weight, and the meetings it needs in `twice`.
@@ -97,13 +108,17 @@ pub(super) struct Matcher {
     hits: Vec<u32>,
     /// Per kept text (by rank): the rank of the last text that judged it.
     judged: Vec<u32>,
+    /// Per text (by rank): whether it was kept.
+    kept: Vec<bool>,
+    /// Kept texts of at most [`KEYED_WORDS`] words by key, and the ones a probe found.
+    lines: LineKeys,
+    found: Vec<u32>,
     /// Per word: `marks` is the rank of the text being decided when it holds the word; `seen`
-    /// the judgement that last saw it in a candidate; `unpaired` (`unpaired_x`) when it was an
-    /// unpaired heavy word of the candidate (of the text) there, with its place in `uy`.
+    /// the judgement that last saw it in a candidate; `unpaired` when it was an unpaired heavy
+    /// word of the candidate there, with its place in `uy`.
     marks: Vec<u32>,
     seen: Vec<u32>,
     unpaired: Vec<u32>,
-    unpaired_x: Vec<u32>,
     place: Vec<u32>,
     /// Per word, how many short texts taken so far hold it.
     held: Vec<u32>,
@@ -116,6 +131,12 @@ pub(super) struct Matcher {
 }
 
 const NONE: u32 = u32::MAX;
+
+/// Whether the text's word `a` and a kept text's typo of it `b` pair, given how many short texts
+/// taken so far hold each word (the kept text among them).
+fn pairable(held: &[u32], a: u32, b: u32) -> bool {
+    held[a as usize] == 0 || held[b as usize] <= 1
+}
 
 fn filled<T: Clone>(len: usize, value: T) -> Result<Vec<T>, Error> {
     let mut v = Vec::new();
@@ -176,10 +197,12 @@ impl Matcher {
             round_of: filled(texts, NONE)?,
             hits: filled(texts, 0)?,
             judged: filled(texts, NONE)?,
+            kept: filled(texts, false)?,
+            lines: LineKeys::default(),
+            found: Vec::new(),
             marks: filled(words, NONE)?,
             seen: filled(words, NONE)?,
             unpaired: filled(words, NONE)?,
-            unpaired_x: filled(words, NONE)?,
             held: filled(words, 0)?,
             place: filled(words, 0)?,
             judgement: 0,
@@ -195,7 +218,7 @@ impl Matcher {
     fn cost(&self, vocabulary: &Vocabulary, lists: &[Vec<u64>], word: u32) -> usize {
         let own = lists[word as usize].len();
         if vocabulary.heavy(word) {
-            own + vocabulary.neighbours(word).filter(|&n| self.pairable(word, n)).map(|n| lists[n as usize].len()).sum::<usize>()
+            own + vocabulary.heavy_neighbours(word).filter(|&n| self.pairable(word, n)).map(|n| lists[n as usize].len()).sum::<usize>()
         } else {
             own
         }
@@ -203,10 +226,37 @@ impl Matcher {
 
     /// Judges against `x` every kept short text the rule may call its near-duplicate, into
     /// `best`. `kept_words(k)` are the words of the kept text taken `k`-th.
-    pub(super) fn find<'w>(&mut self, vocabulary: &Vocabulary, x: &Text<'_>, kept_words: &dyn Fn(u32) -> &'w [u32], best: &mut Best) {
+    pub(super) fn find<'w>(&mut self, vocabulary: &Vocabulary, x: &Text<'_>, kept_words: &dyn Fn(u32) -> &'w [u32], best: &mut Best) -> Result<(), Error> {
         for &word in x.words {
             self.marks[word as usize] = x.rank;
         }
+        if self.templates {
+            self.find_in_lists(vocabulary, x, kept_words, best);
+            return Ok(());
+        }
+        if x.words.len() <= KEYED_WORDS {
+            let Matcher { lines, found, marks, held, .. } = self;
+            let holds = |w: u32| marks[w as usize] == x.rank;
+            lines.probe(vocabulary, x.words, &holds, held, found)?;
+            let found = core::mem::take(&mut self.found);
+            for &kept in &found {
+                if self.kept[kept as usize] && self.judged[kept as usize] != x.rank {
+                    self.judged[kept as usize] = x.rank;
+                    if let Some(similarity) = self.judge(vocabulary, x, kept_words(kept)) {
+                        best.consider(similarity, kept);
+                    }
+                }
+            }
+            self.found = found;
+        }
+        if x.words.len() >= SUBSTITUTION_SPAN {
+            self.find_in_lists(vocabulary, x, kept_words, best);
+        }
+        Ok(())
+    }
+
+    /// Judges against `x` every kept text in the lists the rule may call its near-duplicate.
+    fn find_in_lists<'w>(&mut self, vocabulary: &Vocabulary, x: &Text<'_>, kept_words: &dyn Fn(u32) -> &'w [u32], best: &mut Best) {
         self.plan.clear();
         for &word in x.words {
             let cost = self.cost(vocabulary, &self.all, word);
@@ -266,7 +316,7 @@ impl Matcher {
     /// of a word other texts hold, only the typos no other text holds, whose lists are short); a
     /// text met as often as it needs is judged, once.
     fn meet<'w>(&mut self, vocabulary: &Vocabulary, x: &Text<'_>, word: u32, lists: Lists, kept_words: &dyn Fn(u32) -> &'w [u32], best: &mut Best) {
-        let mut typos = if vocabulary.heavy(word) { Some(vocabulary.neighbours(word)) } else { None };
+        let mut typos = if vocabulary.heavy(word) { Some(vocabulary.heavy_neighbours(word)) } else { None };
         let mut next = Some(word);
         while let Some(listed) = next {
             let list = match lists {
@@ -321,11 +371,11 @@ impl Matcher {
 
     /// The similarity of `x` and `y` if the rule calls them near-duplicate.
     pub(super) fn judge(&mut self, vocabulary: &Vocabulary, x: &Text<'_>, y: &[u32]) -> Option<f64> {
+        
         self.judgement = self.judgement.wrapping_add(1);
         let round = self.judgement;
         let wx = x.weight;
-        let mut wy = 0;
-        let mut shared = 0;
+        let (mut wy, mut shared, mut shared_heavy, mut light_y) = (0, 0, 0, 0);
         self.uy.clear();
         for &word in y {
             let weight = weight_of(vocabulary, word);
@@ -333,18 +383,34 @@ impl Matcher {
             self.seen[word as usize] = round;
             if self.marks[word as usize] == x.rank {
                 shared += weight;
+                shared_heavy += usize::from(weight == HEAVY_WEIGHT);
             } else if weight == HEAVY_WEIGHT {
                 self.unpaired[word as usize] = round;
                 self.place[word as usize] = self.uy.len() as u32;
                 self.uy.push(word);
+            } else {
+                light_y += 1;
             }
         }
         self.ux.clear();
+        let mut light_x = 0;
         for &word in x.words {
-            if self.seen[word as usize] != round && vocabulary.heavy(word) {
-                self.unpaired_x[word as usize] = round;
-                self.ux.push(word);
+            if self.seen[word as usize] != round {
+                if vocabulary.heavy(word) {
+                    self.ux.push(word);
+                } else {
+                    light_x += 1;
+                }
             }
+        }
+        if !self.templates && x.words.len().min(y.len()) < SUBSTITUTION_SPAN {
+            let a = light_changes(shared_heavy);
+            if light_x > a || light_y > a {
+                return None;
+            }
+            let paired = self.one_typo(vocabulary, x, round, shared_heavy)?;
+            let shared = shared + if paired { TYPO_SHARED } else { 0 };
+            return Some(f64::from(shared) / f64::from(wx + wy - shared));
         }
         let most = self.ux.len().min(self.uy.len()) as u32;
         if !reaches(self.threshold, shared + TYPO_SHARED * most, wx, wy) {
@@ -353,7 +419,7 @@ impl Matcher {
         let paired = if most == 0 { 0 } else { self.typo_pairs(vocabulary, round) };
         if !self.templates {
             let allowed = substitutions_allowed(x.words.len().min(y.len()));
-            if self.ux.len().min(self.uy.len()) - paired > allowed || self.variants(vocabulary, round) > allowed {
+            if self.ux.len() - paired > allowed || self.uy.len() - paired > allowed {
                 return None;
             }
         }
@@ -361,27 +427,37 @@ impl Matcher {
         reaches(self.threshold, shared, wx, wy).then(|| f64::from(shared) / f64::from(wx + wy - shared))
     }
 
-    /// The unpaired heavy words of either side that name a variant: held by [`FREQUENT_KEPT`]
-    /// other texts taken before or more, with no typo they pair with among the other side's
-    /// unpaired words.
-    fn variants(&self, vocabulary: &Vocabulary, round: u32) -> usize {
-        // The candidate was taken and holds its own words: other texts are one fewer.
-        let x = self.ux.iter().filter(|&&a| self.held[a as usize] >= FREQUENT_KEPT && !vocabulary.neighbours(a).any(|b| self.unpaired[b as usize] == round && self.pairable(a, b))).count();
-        x + self.uy.iter().filter(|&&b| self.held[b as usize] > FREQUENT_KEPT && !vocabulary.neighbours(b).any(|a| self.unpaired_x[a as usize] == round && self.pairable(a, b))).count()
+    /// For a pair judged as lines, with its unpaired heavy words in `ux` and `uy` and
+    /// `shared_heavy` heavy words shared: `None` unless they are no more than one typo — a pair of
+    /// them, or one word that is a typo of a word the other text holds, in a pair sharing
+    /// [`TYPO_CONTEXT`] heavy words — and then whether they are a pair.
+    fn one_typo(&self, vocabulary: &Vocabulary, x: &Text<'_>, round: u32, shared_heavy: usize) -> Option<bool> {
+        match (self.ux.as_slice(), self.uy.as_slice()) {
+            ([], []) => Some(false),
+            _ if shared_heavy < TYPO_CONTEXT => None,
+            (&[u], &[v]) => (vocabulary.neighbours(u).any(|n| n == v) && self.pairable(u, v)).then(|| true),
+            (&[u], []) => vocabulary.neighbours(u).any(|w| self.seen[w as usize] == round && self.pairable(u, w)).then(|| false),
+            ([], &[v]) => vocabulary.neighbours(v).any(|w| self.marks[w as usize] == x.rank && self.pairable(w, v)).then(|| false),
+            _ => None,
+        }
     }
 
     /// Whether the text's word `a` and the candidate's typo of it `b` pair: when one of them is
     /// held by no other text taken before. A misspelling is rare; two words of a corpus one
     /// letter apart (`clang`, `flang`) are two names.
     fn pairable(&self, a: u32, b: u32) -> bool {
-        self.held[a as usize] == 0 || self.held[b as usize] <= 1
+        pairable(&self.held, a, b)
     }
 
-    /// Counts the words of a short text taken, kept or not.
-    pub(super) fn count(&mut self, x: &[u32]) {
+    /// Counts the words of the short text `x` taken `rank`-th, kept or not.
+    pub(super) fn count(&mut self, vocabulary: &Vocabulary, x: &[u32], rank: u32) -> Result<(), Error> {
         for &word in x {
             self.held[word as usize] += 1;
         }
+        if self.templates || x.len() > KEYED_WORDS {
+            return Ok(());
+        }
+        self.lines.count(vocabulary, x, rank, &self.held)
     }
 
     /// The size of a maximum matching of `ux` to `uy` by typos (augmenting paths).
@@ -419,11 +495,20 @@ impl Matcher {
         false
     }
 
-    /// Lists the kept text `y`, taken `rank`-th: in `all` under every word; in `once` under its
-    /// b + 1 rarest heavy words so far (any would do), in `twice` under its b + 2 rarest, to be
-    /// met twice; a text with fewer heavy words under all its heavy words, or all its words when
-    /// it has no more than b, to be met once.
+    /// Lists the kept text `y`, taken `rank`-th: under its keys if it has at most
+    /// [`KEYED_WORDS`] words; and, if it has [`SUBSTITUTION_SPAN`] or more (any, when template
+    /// siblings are removed), in `all` under every word; in `once` under its b + 1 rarest heavy
+    /// words so far (any would do), in `twice` under its b + 2 rarest, to be met twice; a text
+    /// with fewer heavy words under all its heavy words, or all its words when it has no more
+    /// than b, to be met once.
     pub(super) fn keep(&mut self, vocabulary: &Vocabulary, y: &[u32], rank: u32) -> Result<(), Error> {
+        self.kept[rank as usize] = true;
+        if !self.templates && y.len() <= KEYED_WORDS {
+            self.lines.keep(vocabulary, y, rank)?;
+        }
+        if !self.templates && y.len() < SUBSTITUTION_SPAN {
+            return Ok(());
+        }
         let (wy, hy) = weigh(vocabulary, y);
         for &word in y {
             push(&mut self.all[word as usize], pack(rank, wy, 0))?;

@@ -5,14 +5,16 @@
 //! that `c`, `c++` and `c#` are three words; specification v2 judges by tokens alone, so each
 //! word also names its *base*, the word without its signs.
 //!
-//! A word is *light* when it is one of [`COMMON_WORDS`], a number (ASCII digits, or `v` and
-//! digits: a version) or a single ASCII character; any other word is *heavy*, names with digits
-//! (`arm64`, `id3`) among them. Two heavy words without ASCII digits of at least
-//! [`TYPO_CHARS`] code points are *typos* of each other when removing at most one code point
-//! from each makes them equal: a letter changed, added, dropped, or two swapped. (Names with
-//! digits that differ by one, `gtk2` and `gtk3`, are variants, not misspellings.) Each
-//! heavy word is listed under its *typo keys* (its own hash and the hashes of its one-deletion
-//! variants), so the words sharing a key with a new word are its typos, found as it arrives.
+//! A word is *light* when it is one of [`COMMON_WORDS`], a number (ASCII digits, `v` and
+//! digits — a version —, or digits and an English ordinal suffix: `2nd`) or a single ASCII
+//! character; any other word is *heavy*, names with digits (`arm64`, `id3`) among them. Two
+//! words without ASCII digits or signs, of at least [`TYPO_CHARS`] code points, heavy or common,
+//! are *typos* of each other when removing at most one code point from each makes them equal: a
+//! letter changed, added, dropped, or two swapped. (Names with digits that differ by one, `gtk2`
+//! and `gtk3`, are variants, not misspellings.) A common word has typos so that `witg` can be
+//! forgiven for `with`; two common words are never paired. Each such word is listed under its
+//! *typo keys* (its own hash and the hashes of its one-deletion variants), so the words sharing
+//! a key with a new word are its typos, found as it arrives.
 
 use super::common_words::COMMON_WORDS;
 use super::mix_map::MixMap;
@@ -26,9 +28,11 @@ pub const TYPO_CHARS: usize = 3;
 /// The end of a chain of links.
 const END: u32 = u32::MAX;
 
-/// Whether a token is ASCII digits, or `v` and ASCII digits.
+/// Whether a token is ASCII digits, `v` and ASCII digits, or ASCII digits and `st`, `nd`, `rd`
+/// or `th`.
 fn is_number(token: &[u8]) -> bool {
-    let digits = token.strip_prefix(b"v").unwrap_or(token);
+    let ordinal = [b"st", b"nd", b"rd", b"th"].iter().find_map(|suffix| token.strip_suffix(&suffix[..]));
+    let digits = ordinal.or_else(|| token.strip_prefix(b"v")).unwrap_or(token);
     !digits.is_empty() && digits.iter().all(u8::is_ascii_digit)
 }
 
@@ -36,6 +40,8 @@ fn is_number(token: &[u8]) -> bool {
 #[derive(Default)]
 pub(super) struct Vocabulary {
     ids: MixMap,
+    /// Each word's unit hash.
+    pub(super) hash: Vec<u64>,
     /// Each word's base: the word without the signs after it (itself when it has none).
     pub(super) base: Vec<u32>,
     /// Whether each word is light.
@@ -49,6 +55,9 @@ pub(super) struct Vocabulary {
     /// Per word, its last link in `neighbour_links`, a `(typo, previous link)` chain.
     neighbour_head: Vec<u32>,
     neighbour_links: Vec<(u32, u32)>,
+    /// Each word's typo keys: `typo_keys[typo_key_ends[id - 1]..typo_key_ends[id]]`.
+    typo_keys: Vec<u64>,
+    typo_key_ends: Vec<u32>,
     variant: Vec<u8>,
     variants: Vec<u64>,
 }
@@ -85,17 +94,20 @@ impl Vocabulary {
         }
         let id = self.light.len() as u32;
         let light = word.len() == 1 || is_number(word) || self.common.get(hash).is_some();
+        let common = self.common.get(hash).is_some();
+        push(&mut self.hash, hash)?;
         push(&mut self.base, base.unwrap_or(id))?;
         push(&mut self.light, light)?;
         push(&mut self.neighbour_head, END)?;
         self.ids.get_or_insert(hash, id)?;
-        if !light && base.is_none() && !word.iter().any(u8::is_ascii_digit) {
+        if (common || !light) && base.is_none() && !word.iter().any(u8::is_ascii_digit) {
             self.link_typos(id, hash, word, hasher)?;
         }
+        push(&mut self.typo_key_ends, self.typo_keys.len() as u32)?;
         Ok(id)
     }
 
-    /// Finds the typos of the new heavy word `id` through its keys, then lists it under them.
+    /// Finds the typos of the new word `id` through its keys, then lists it under them.
     fn link_typos(&mut self, id: u32, hash: u64, token: &[u8], hasher: &ShingleHasher) -> Result<(), Error> {
         let mut starts = Vec::new();
         let mut i = 0;
@@ -120,12 +132,15 @@ impl Vocabulary {
                 }
             }
         }
+        self.typo_keys.try_reserve(self.variants.len()).map_err(|_| Error::OutOfMemory)?;
+        self.typo_keys.extend_from_slice(&self.variants);
         for k in 0..self.variants.len() {
             let key = self.variants[k];
             let mut link = self.keys.get(key).unwrap_or(END);
             while link != END {
                 let (other, previous) = self.key_links[link as usize];
-                if !self.neighbours(id).any(|n| n == other) {
+                let both_light = self.light[id as usize] && self.light[other as usize];
+                if !both_light && !self.neighbours(id).any(|n| n == other) {
                     self.add_neighbour(id, other)?;
                     self.add_neighbour(other, id)?;
                 }
@@ -144,9 +159,22 @@ impl Vocabulary {
         Ok(())
     }
 
-    /// The typos of `word`.
+    /// The typos of `word`, heavy or common.
     pub(super) fn neighbours(&self, word: u32) -> Neighbours<'_> {
         Neighbours { links: &self.neighbour_links, at: self.neighbour_head[word as usize] }
+    }
+
+    /// The typo keys of `word`: two words are typos when they share one (empty for a word that
+    /// can be no typo).
+    pub(super) fn typo_keys(&self, word: u32) -> &[u64] {
+        let end = self.typo_key_ends[word as usize] as usize;
+        let start = if word == 0 { 0 } else { self.typo_key_ends[word as usize - 1] as usize };
+        &self.typo_keys[start..end]
+    }
+
+    /// The heavy typos of `word`.
+    pub(super) fn heavy_neighbours(&self, word: u32) -> impl Iterator<Item = u32> + '_ {
+        self.neighbours(word).filter(move |&n| self.heavy(n))
     }
 
     /// Whether `word` is heavy.
@@ -210,10 +238,10 @@ mod tests {
 
     #[test]
     fn words_are_weighed_as_specified() {
-        let (v, ids) = vocabulary(&["the", "für", "в", "x", "7", "v2", "2024", "crash", "parser", "fonts", "ü", "arm64", "id3", "v", "vv2", "2nd", "c", "c++", "c#"]);
+        let (v, ids) = vocabulary(&["the", "für", "в", "x", "7", "v2", "2024", "crash", "parser", "fonts", "ü", "arm64", "id3", "v", "vv2", "2nd", "c", "c++", "c#", "21st", "2x"]);
         let light: Vec<bool> = ids.iter().map(|&id| v.light[id as usize]).collect();
         // "ü" is one code point but two bytes: heavy, as a CJK character is.
-        let expected = [true, true, true, true, true, true, true, false, false, false, false, false, false, true, false, false, true, false, false];
+        let expected = [true, true, true, true, true, true, true, false, false, false, false, false, false, true, false, true, true, false, false, true, false];
         assert_eq!(light, expected);
         // c++ and c# are words of their own, with c as their base.
         assert_eq!([v.base[ids[17] as usize], v.base[ids[18] as usize]], [ids[16], ids[16]]);
@@ -225,14 +253,16 @@ mod tests {
         let words = [
             "configuration", "configuraton", "confiugration", "configurations", "bug", "bugs", "big", "node", "code", "nodes",
             "crash", "hang", "parser", "parsre", "pasrer", "ajv", "conf", "the", "teh", "für", "fur", "straße", "strasse", "mode",
-            "abcd", "bcde", "acbd", "gtk2", "gtk3", "gtk", "gtk+", "node#",
+            "abcd", "bcde", "acbd", "gtk2", "gtk3", "gtk", "gtk+", "node#", "with", "witg", "wiht", "that", "than", "what",
+            "thatr",
         ];
         let (v, ids) = vocabulary(&words);
         for (i, a) in words.iter().enumerate() {
             for (j, b) in words.iter().enumerate() {
-                let heavy = v.heavy(ids[i]) && v.heavy(ids[j]);
+                // Common words have typos too, but not among themselves.
+                let not_both_light = v.heavy(ids[i]) || v.heavy(ids[j]);
                 let found = v.neighbours(ids[i]).any(|n| n == ids[j]);
-                assert_eq!(found, heavy && typos(a, b), "{} {}", a, b);
+                assert_eq!(found, not_both_light && typos(a, b), "{} {}", a, b);
             }
         }
         // Each typo is listed once.

@@ -1,0 +1,244 @@
+//! Candidates for pairs judged as lines (specification v3): pairs in which a text has fewer
+//! than [`SUBSTITUTION_SPAN`] distinct words.
+//!
+//! Such a pair holds the same heavy words but for one typo (when they share [`TYPO_CONTEXT`]
+//! heavy words besides), and each side holds at most
+//! `a = min(LIGHT_CHANGES, heavy words shared)` light words the other lacks. So a kept text is
+//! listed under keys made of its heavy words and of what is left of its light words when at most
+//! `a` of them are taken out, and a text probes the same keys of its own heavy words and of each
+//! variant of them one typo away that a word no text took before can make; a typo that exactly
+//! one text taken before holds names that text (an index of such words by typo key). A key is
+//! the sum of its words' unit hashes, so a variant costs one addition. Two kept texts under one key would be near-duplicates of each other (the later
+//! would not have been kept), so a key lists one kept text, two only when sums collide: the work
+//! per text is bounded by its own words and their typos, whatever the rest of the input holds.
+//!
+//! A text of more than [`KEYED_WORDS`] distinct words is in no such pair: the other text has
+//! fewer than [`SUBSTITUTION_SPAN`], and one typo and `LIGHT_CHANGES` light words are all a line
+//! may gain.
+
+use super::mix_map::MixMap;
+use super::vocabulary::Vocabulary;
+use super::{LIGHT_CHANGES, SUBSTITUTION_SPAN, TYPO_CONTEXT};
+use crate::Error;
+
+/// The most distinct words a text in a pair judged as lines may have.
+pub(super) const KEYED_WORDS: usize = SUBSTITUTION_SPAN - 1 + LIGHT_CHANGES + 1;
+
+/// The end of a chain of links.
+const END: u32 = u32::MAX;
+/// The end of a chain as a map keeps it (a map holds no `u32::MAX`).
+const EMPTY: u32 = u32::MAX - 1;
+
+/// The last link of `key`'s chain in `heads`.
+fn head(heads: &MixMap, key: u64) -> u32 {
+    match heads.get(key) {
+        Some(EMPTY) | None => END,
+        Some(link) => link,
+    }
+}
+
+/// The light words a pair judged as lines may hold on one side only, each way: as many as the
+/// heavy words the two share, and no more than [`LIGHT_CHANGES`]. (Two lines of function words
+/// and numbers alone, `the 1` and `the 2`, name nothing in common.)
+pub(super) fn light_changes(shared_heavy: usize) -> usize {
+    shared_heavy.min(LIGHT_CHANGES)
+}
+
+/// Kept texts by key, and the words exactly one text taken so far holds, by typo key.
+#[derive(Default)]
+pub(super) struct LineKeys {
+    /// Key → its last link in `links`, a `(rank, previous link)` chain.
+    heads: MixMap,
+    links: Vec<(u32, u32)>,
+    /// Typo key → its last link in `single_links`, a `(word, previous link)` chain of words held
+    /// by one text taken so far (a word leaves when a second text holds it).
+    single_heads: MixMap,
+    single_links: Vec<(u32, u32)>,
+    /// Per word, the first text taken that holds it.
+    holder: Vec<u32>,
+    /// The unit hashes of the light words of the text being listed or probing.
+    light: Vec<u64>,
+    /// The keys of heavy words a probe tries, each with its `a`.
+    variants: Vec<(u64, usize)>,
+}
+
+/// Calls `f` with `sum` less every choice of at most `left` of `hashes` (in increasing order).
+fn less_at_most(sum: u64, hashes: &[u64], left: usize, f: &mut dyn FnMut(u64)) {
+    f(sum);
+    if left == 0 {
+        return;
+    }
+    for (i, &hash) in hashes.iter().enumerate() {
+        less_at_most(sum.wrapping_sub(hash), &hashes[i + 1..], left - 1, f);
+    }
+}
+
+fn push<T>(list: &mut Vec<T>, value: T) -> Result<(), Error> {
+    list.try_reserve(1).map_err(|_| Error::OutOfMemory)?;
+    list.push(value);
+    Ok(())
+}
+
+impl LineKeys {
+    /// Lists the kept text of `words` (distinct), taken `rank`-th.
+    pub(super) fn keep(&mut self, vocabulary: &Vocabulary, words: &[u32], rank: u32) -> Result<(), Error> {
+        let (heavy, count) = self.split(vocabulary, words);
+        let light = core::mem::take(&mut self.light);
+        let mut result = Ok(());
+        less_at_most(heavy.wrapping_add(light.iter().fold(0, |s: u64, &h| s.wrapping_add(h))), &light, light_changes(count), &mut |key| {
+            if result.is_ok() {
+                result = self.list(key, rank);
+            }
+        });
+        self.light = light;
+        result
+    }
+
+    fn list(&mut self, key: u64, rank: u32) -> Result<(), Error> {
+        let previous = head(&self.heads, key);
+        push(&mut self.links, (rank, previous))?;
+        self.heads.replace(key, self.links.len() as u32 - 1)?;
+        Ok(())
+    }
+
+    /// Notes that the text of `words`, taken `rank`-th, holds them: `held` counts the texts
+    /// taken so far that hold each word, this one among them.
+    pub(super) fn count(&mut self, vocabulary: &Vocabulary, words: &[u32], rank: u32, held: &[u32]) -> Result<(), Error> {
+        if self.holder.len() < vocabulary.len() {
+            self.holder.try_reserve(vocabulary.len() - self.holder.len()).map_err(|_| Error::OutOfMemory)?;
+            self.holder.resize(vocabulary.len(), END);
+        }
+        for &word in words.iter().filter(|&&w| held[w as usize] == 1) {
+            self.holder[word as usize] = rank;
+            for &key in vocabulary.typo_keys(word) {
+                let previous = head(&self.single_heads, key);
+                push(&mut self.single_links, (word, previous))?;
+                self.single_heads.replace(key, self.single_links.len() as u32 - 1)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The holders of the words sharing a typo key with `word` that exactly one text taken so
+    /// far holds, into `found`; words held by more leave the lists as they are met.
+    fn single_typos(&mut self, vocabulary: &Vocabulary, word: u32, held: &[u32], found: &mut Vec<u32>) -> Result<(), Error> {
+        for &key in vocabulary.typo_keys(word) {
+            let (mut link, mut previous) = (head(&self.single_heads, key), END);
+            while link != END {
+                let (other, next) = self.single_links[link as usize];
+                if held[other as usize] != 1 {
+                    if previous == END {
+                        self.single_heads.replace(key, if next == END { EMPTY } else { next })?;
+                    } else {
+                        self.single_links[previous as usize].1 = next;
+                    }
+                } else {
+                    if other != word {
+                        push(found, self.holder[other as usize])?;
+                    }
+                    previous = link;
+                }
+                link = next;
+            }
+        }
+        Ok(())
+    }
+
+    /// The sum of the heavy words' hashes and their number; the light words' hashes into `light`.
+    fn split(&mut self, vocabulary: &Vocabulary, words: &[u32]) -> (u64, usize) {
+        self.light.clear();
+        let (mut heavy, mut count) = (0u64, 0);
+        for &word in words {
+            let hash = vocabulary.hash[word as usize];
+            if vocabulary.heavy(word) {
+                heavy = heavy.wrapping_add(hash);
+                count += 1;
+            } else {
+                self.light.push(hash);
+            }
+        }
+        (heavy, count)
+    }
+
+    /// Every kept text that may be a near-duplicate of the text of `words` judged as lines, and
+    /// some other texts taken before, into `found` (a text may come more than once). `holds(w)`
+    /// says whether the text holds word `w`; `held` counts the texts taken before holding each
+    /// word.
+    ///
+    /// A typo pairs two words when one is held by no other text taken before. A word of this
+    /// text that no text taken before holds may pair with any typo a kept text holds: its
+    /// variants (the word replaced by the typo, dropped, or the typo added) are probed by key.
+    /// A word taken before pairs only with a typo exactly one text taken before holds: that
+    /// text is the candidate.
+    pub(super) fn probe(&mut self, vocabulary: &Vocabulary, words: &[u32], holds: &dyn Fn(u32) -> bool, held: &[u32], found: &mut Vec<u32>) -> Result<(), Error> {
+        let (heavy, count) = self.split(vocabulary, words);
+        found.clear();
+        self.variants.clear();
+        self.variants.push((heavy, light_changes(count)));
+        let fewer = light_changes(count.saturating_sub(1));
+        if count >= TYPO_CONTEXT {
+            for &u in words {
+                if held[u as usize] > 0 {
+                    self.single_typos(vocabulary, u, held, found)?;
+                    continue;
+                }
+                let replaceable = vocabulary.heavy(u) && count > TYPO_CONTEXT;
+                let less = heavy.wrapping_sub(vocabulary.hash[u as usize]);
+                // A typo of a word the other text holds too, or of a light one: u is one too many.
+                let mut extra = false;
+                for n in vocabulary.neighbours(u).filter(|&n| held[n as usize] > 0) {
+                    if vocabulary.heavy(n) && !holds(n) {
+                        let hash = vocabulary.hash[n as usize];
+                        if replaceable {
+                            push(&mut self.variants, (less.wrapping_add(hash), fewer))?;
+                        }
+                        // The kept text holds one word more: a typo of u.
+                        push(&mut self.variants, (heavy.wrapping_add(hash), light_changes(count)))?;
+                    } else {
+                        extra = true;
+                    }
+                }
+                if extra && replaceable {
+                    push(&mut self.variants, (less, fewer))?;
+                }
+            }
+        }
+        let light_sum = self.light.iter().fold(0, |s: u64, &h| s.wrapping_add(h));
+        let (heads, links) = (&self.heads, &self.links);
+        let mut result = Ok(());
+        for &(key, a) in &self.variants {
+            less_at_most(key.wrapping_add(light_sum), &self.light, a, &mut |key| {
+                let mut link = head(heads, key);
+                while link != END && result.is_ok() {
+                    result = push(found, links[link as usize].0);
+                    link = links[link as usize].1;
+                }
+            });
+        }
+        result
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn subsets_less_at_most_two_are_each_tried_once() {
+        let hashes = [1u64, 10, 100, 1000];
+        let mut seen = Vec::new();
+        less_at_most(1111, &hashes, 2, &mut |s| seen.push(s));
+        seen.sort_unstable();
+        let mut want = vec![1111, 1110, 1101, 1011, 111, 1100, 1010, 110, 1001, 101, 11];
+        want.sort_unstable();
+        assert_eq!(seen, want);
+        let mut none = Vec::new();
+        less_at_most(5, &[], 2, &mut |s| none.push(s));
+        assert_eq!(none, [5]);
+    }
+
+    #[test]
+    fn light_changes_follow_the_shared_heavy_words() {
+        assert_eq!((0..6).map(light_changes).collect::<Vec<_>>(), [0, 1, 2, 3, 3, 3]);
+    }
+}

@@ -1,0 +1,144 @@
+/**
+ * Candidates for pairs judged as lines (text decision specification v3: a text of fewer than
+ * {@link SUBSTITUTION_SPAN} distinct words on one side), the twin of the Rust core's
+ * `adaptive::lines`. Such a pair holds the same heavy words but for one typo (when they share
+ * {@link TYPO_CONTEXT} heavy words besides), and each side holds at most
+ * `min(LIGHT_CHANGES, heavy words shared)` light words the other lacks. So a kept text is listed
+ * under keys made of its heavy words and of what is left of its light words when at most that
+ * many are taken out, and a text probes the same keys of its own heavy words and of each variant
+ * of them one typo away (or, for a typo exactly one text taken before holds, that text). A key
+ * is the sum of its words' unit hashes (modulo 2⁶⁴). Two kept texts under one key would be
+ * near-duplicates of each other, so a key lists one kept text (two only when sums collide): the
+ * work per text is bounded by its own words and their typos.
+ */
+
+import { LIGHT_CHANGES, SUBSTITUTION_SPAN, TYPO_CONTEXT } from '../shared/adaptive.js';
+import type { Vocabulary } from './text-vocabulary.js';
+
+/** The most distinct words a text in a pair judged as lines may have: one typo and {@link LIGHT_CHANGES} light words more than a line. */
+export const KEYED_WORDS = SUBSTITUTION_SPAN - 1 + LIGHT_CHANGES + 1;
+
+/** The light words a pair judged as lines may hold on one side only, each way: as many as the heavy words shared, up to {@link LIGHT_CHANGES}. */
+export const lightChanges = (sharedHeavy: number): number => Math.min(sharedHeavy, LIGHT_CHANGES);
+
+const add = (a: bigint, b: bigint): bigint => BigInt.asUintN(64, a + b);
+const sub = (a: bigint, b: bigint): bigint => BigInt.asUintN(64, a - b);
+
+/** Calls `f` with `sum` less every choice of at most `left` of `hashes[from..]`. */
+function lessAtMost(sum: bigint, hashes: readonly bigint[], from: number, left: number, f: (key: bigint) => void): void {
+  f(sum);
+  if (left === 0) return;
+  for (let i = from; i < hashes.length; i++) lessAtMost(sub(sum, hashes[i]!), hashes, i + 1, left - 1, f);
+}
+
+/** Kept texts by key, and the words exactly one text taken so far holds, by typo key. */
+export class LineKeys {
+  readonly #vocabulary: Vocabulary;
+  readonly #lists = new Map<bigint, number[]>();
+  /** Typo key → words held by one text taken so far (a word leaves when a second text holds it). */
+  readonly #singles = new Map<bigint, number[]>();
+  /** Per word, the first text taken that holds it. */
+  readonly #holder: number[] = [];
+
+  constructor(vocabulary: Vocabulary) {
+    this.#vocabulary = vocabulary;
+  }
+
+  /** The sum of the heavy words' hashes, their number, and the light words' hashes. */
+  #split(words: Uint32Array): [heavy: bigint, count: number, light: bigint[]] {
+    let heavy = 0n;
+    let count = 0;
+    const light: bigint[] = [];
+    for (const word of words) {
+      const hash = this.#vocabulary.hash[word]!;
+      if (this.#vocabulary.heavy(word)) {
+        heavy = add(heavy, hash);
+        count++;
+      } else light.push(hash);
+    }
+    return [heavy, count, light];
+  }
+
+  /** Lists the kept text of `words` (distinct), taken `rank`-th. */
+  keep(words: Uint32Array, rank: number): void {
+    const [heavy, count, light] = this.#split(words);
+    lessAtMost(light.reduce(add, heavy), light, 0, lightChanges(count), (key) => {
+      const list = this.#lists.get(key);
+      if (list === undefined) this.#lists.set(key, [rank]);
+      else list.push(rank);
+    });
+  }
+
+  /** Notes that the text of `words`, taken `rank`-th, holds them: `held` counts the texts taken so far holding each word, this one among them. */
+  count(words: Uint32Array, rank: number, held: Uint32Array): void {
+    for (const word of words) {
+      if (held[word] !== 1) continue;
+      this.#holder[word] = rank;
+      for (const key of this.#vocabulary.typoKeys[word]!) {
+        const list = this.#singles.get(key);
+        if (list === undefined) this.#singles.set(key, [word]);
+        else list.push(word);
+      }
+    }
+  }
+
+  /** The holders of the words sharing a typo key with `word` that exactly one text taken so far holds; words held by more leave the lists as they are met. */
+  #singleTypos(word: number, held: Uint32Array, found: number[]): void {
+    for (const key of this.#vocabulary.typoKeys[word]!) {
+      const list = this.#singles.get(key);
+      if (list === undefined) continue;
+      let kept = 0;
+      for (const other of list) {
+        if (held[other] !== 1) continue;
+        list[kept++] = other;
+        if (other !== word) found.push(this.#holder[other]!);
+      }
+      list.length = kept;
+    }
+  }
+
+  /**
+   * Every kept text that may be a near-duplicate of the text of `words` judged as lines, and some
+   * other texts taken before (a text may come more than once). `holds(w)` says whether the text
+   * holds word `w`; `held` counts the texts taken before holding each word. A word no text taken
+   * before holds may pair with any typo a kept text holds: its variants are probed by key; a word
+   * taken before pairs only with a typo exactly one text taken before holds: that text is the
+   * candidate.
+   */
+  probe(words: Uint32Array, holds: (word: number) => boolean, held: Uint32Array): number[] {
+    const vocabulary = this.#vocabulary;
+    const [heavy, count, light] = this.#split(words);
+    const found: number[] = [];
+    const variants: [key: bigint, changes: number][] = [[heavy, lightChanges(count)]];
+    const fewer = lightChanges(Math.max(count - 1, 0));
+    if (count >= TYPO_CONTEXT) {
+      for (const u of words) {
+        if (held[u]! > 0) {
+          this.#singleTypos(u, held, found);
+          continue;
+        }
+        const replaceable = vocabulary.heavy(u) && count > TYPO_CONTEXT;
+        const less = sub(heavy, vocabulary.hash[u]!);
+        // A typo of a word the other text holds too, or of a light one: u is one too many.
+        let extra = false;
+        for (const n of vocabulary.neighbours[u]!) {
+          if (held[n] === 0) continue;
+          if (vocabulary.heavy(n) && !holds(n)) {
+            if (replaceable) variants.push([add(less, vocabulary.hash[n]!), fewer]);
+            // The kept text holds one word more: a typo of u.
+            variants.push([add(heavy, vocabulary.hash[n]!), lightChanges(count)]);
+          } else extra = true;
+        }
+        if (extra && replaceable) variants.push([less, fewer]);
+      }
+    }
+    const lightSum = light.reduce(add, 0n);
+    for (const [key, changes] of variants) {
+      lessAtMost(add(key, lightSum), light, 0, changes, (probe) => {
+        const list = this.#lists.get(probe);
+        if (list !== undefined) found.push(...list);
+      });
+    }
+    return found;
+  }
+}
