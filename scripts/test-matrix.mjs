@@ -120,16 +120,17 @@ async function packTarball() {
 
 /**
  * An empty project with the tarball and `@types/node@typesNode` installed, and the fixtures.
- * npm's own cache keeps the packages; --prefer-offline skips asking the registry again.
+ * npm's own cache keeps the packages; --prefer-offline skips asking the registry again, unless
+ * the cache is missing what a tag names.
  */
 async function consumer(name, tarball, typesNode) {
   const dir = join(work, name);
   mkdirSync(dir);
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: `matrix-${name}`, private: true, type: 'module' }));
-  await must(npm, ['install', ...npmQuiet, '--prefer-offline', '--no-package-lock', tarball, `@types/node@${typesNode}`], {
-    cwd: dir,
-    timeout: 300_000,
-  });
+  const install = (...flags) => must(npm, ['install', ...npmQuiet, ...flags, '--no-package-lock', tarball, `@types/node@${typesNode}`], { cwd: dir, timeout: 300_000 });
+  // A dist-tag can name a version that the cached metadata does not list yet (a release minutes
+  // old): then the registry is asked again.
+  await install('--prefer-offline').catch(() => install());
   cpSync(fixtures, dir, { recursive: true });
   writeFileSync(join(dir, 'workerd', 'docs-example.mjs'), docsWorkerdExample());
   return dir;
