@@ -8,6 +8,8 @@
 
 import { readdirSync, readFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { changelogLines } from '../bench/texts.mjs';
+// xorshift32, seeded: the same sets on every machine.
+import { xorshift32 as rng } from '../bench/xorshift.mjs';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,20 +22,6 @@ const LINES = option('--lines', 800);
 const PASSAGES = option('--passages', 300);
 /** Word-edit rates of the passages, in percent. */
 export const RATES = [1, 2, 5, 10, 20, 30, 50];
-
-/** xorshift32, seeded: the same sets on every machine. */
-function rng(seed) {
-  let x = seed >>> 0 || 1;
-  const next = () => {
-    x ^= x << 13;
-    x >>>= 0;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    x >>>= 0;
-    return x;
-  };
-  return { below: (n) => next() % n, next };
-}
 
 const words = (text) => text.split(/\s+/).filter((w) => w !== '');
 

@@ -660,6 +660,19 @@ mod tests {
         order
     }
 
+    /// Owned copies of `texts`.
+    fn owned(texts: &[&str]) -> Vec<String> {
+        texts.iter().map(|t| t.to_string()).collect()
+    }
+
+    /// The decisions of `rule` over `s`, its texts taken in their order.
+    fn in_order(s: &TextSketches, rule: Rule) -> (Vec<u32>, Vec<f64>) {
+        let order: Vec<u32> = (0..s.len() as u32).collect();
+        let (mut rep, mut sim) = (vec![0; s.len()], vec![0.0; s.len()]);
+        s.decide_with(rule, &order, &mut rep, &mut sim).unwrap();
+        (rep, sim)
+    }
+
     #[test]
     fn decisions_equal_the_rule_by_brute_force() {
         let mut rng = Rng::new(7);
@@ -694,7 +707,7 @@ mod tests {
 
     #[test]
     fn v3_keeps_template_siblings_and_removes_edits() {
-        let texts: Vec<String> = [
+        let texts = owned(&[
             "stub typescript definitions entry for ajv",
             "stub typescript definitions entry for conf",
             "stub typescript definitons entry for ajv",
@@ -707,27 +720,21 @@ mod tests {
             "gnu c compiler for the i386 architecture",
             "gnu c++ compiler for the i386 architecture",
             "re: stub typescript definitions entry for ajv",
-        ]
-        .iter()
-        .map(|t| t.to_string())
-        .collect();
+        ]);
         let s = sketch(&texts);
-        let order: Vec<u32> = (0..texts.len() as u32).collect();
-        let (mut rep, mut sim) = (vec![0; texts.len()], vec![0.0; texts.len()]);
-        s.decide(&order, &mut rep, &mut sim).unwrap();
+        let (rep, sim) = in_order(&s, Rule::V3 { templates: false });
         // C++ is a word another line holds, so a C compiler is not a C++ compiler edited.
         assert_eq!(rep, [0, 1, 0, 0, 4, 5, 6, 7, 8, 9, 10, 0]);
         assert!(sim[2] < 1.0 && sim[3] < 1.0);
-        s.decide_with(Rule::V3 { templates: true }, &order, &mut rep, &mut sim).unwrap();
-        assert_eq!(rep, [0, 0, 0, 0, 4, 4, 6, 6, 8, 8, 8, 0]);
+        assert_eq!(in_order(&s, Rule::V3 { templates: true }).0, [0, 0, 0, 0, 4, 4, 6, 6, 8, 8, 8, 0]);
         // v2 judges tokens: c and c++ are one.
-        s.decide_with(Rule::V2, &order, &mut rep, &mut sim).unwrap();
+        let (rep, sim) = in_order(&s, Rule::V2);
         assert_eq!((rep[9], rep[10], sim[10]), (8, 8, 0.75));
     }
 
     #[test]
     fn lines_are_judged_by_their_heavy_words() {
-        let texts: Vec<String> = [
+        let texts = owned(&[
             "zulu echo",
             "alpha bravo charlie delta echoo",
             "alpha bravo charlie delta echo",
@@ -742,14 +749,8 @@ mod tests {
             "cmake build system for ros 2 ament packages (draft)",
             "python for data analysis",
             "python for data analysis (2nd edition)",
-        ]
-        .iter()
-        .map(|t| t.to_string())
-        .collect();
-        let s = sketch(&texts);
-        let order: Vec<u32> = (0..texts.len() as u32).collect();
-        let (mut rep, mut sim) = (vec![0; texts.len()], vec![0.0; texts.len()]);
-        s.decide(&order, &mut rep, &mut sim).unwrap();
+        ]);
+        let (rep, _) = in_order(&sketch(&texts), Rule::V3 { templates: false });
         // A typo whose misspelling came first; no typo beside one heavy word; a word repeated
         // with a typo; a typo of a common word; a word that says more; annotations.
         assert_eq!(rep, [0, 1, 1, 3, 4, 5, 5, 7, 7, 9, 10, 9, 12, 12]);
@@ -803,10 +804,7 @@ mod tests {
     #[test]
     fn identical_families_cost_one_look_each() {
         let texts: Vec<String> = (0..20_000).map(|i| if i % 2 == 0 { "the same short line".into() } else { format!("{} {}", "a long text of many words", (0..60).map(|j| format!("x{}", j)).collect::<Vec<_>>().join(" ")) }).collect();
-        let s = sketch(&texts);
-        let order: Vec<u32> = (0..texts.len() as u32).collect();
-        let (mut rep, mut sim) = (vec![0; texts.len()], vec![0.0; texts.len()]);
-        s.decide(&order, &mut rep, &mut sim).unwrap();
+        let (rep, _) = in_order(&sketch(&texts), Rule::V3 { templates: false });
         assert!(rep.iter().enumerate().all(|(i, &r)| r == (i % 2) as u32));
     }
 
