@@ -26,14 +26,16 @@
 // 137 KB to 163,990 bytes, with the plans sorted by insertion rather than a new instance of the
 // general sort (5.4 KB): the budget was 161 KB. Judging short lines by their heavy words through
 // keys (the line keys with their light-word subsets, the index of words one text holds, the
-// one-typo variants) took it to 175,605 bytes: the budget is 172 KB.
+// one-typo variants) took it to 175,605 bytes: the budget was 172 KB. Names one digit apart as
+// typos, and the index of singly held words keyed by the other heavy words of their text, took it
+// to 176,894 bytes: the budget is 173 KB.
 
 import { statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
 
-it('keeps dist/simhash.wasm under 172 KB', () => {
+it('keeps dist/simhash.wasm under 173 KB', () => {
   const bytes = statSync(fileURLToPath(new URL('../dist/simhash.wasm', import.meta.url))).size;
   expect(bytes).toBeGreaterThan(1000);
-  expect(bytes).toBeLessThan(172 * 1024);
+  expect(bytes).toBeLessThan(173 * 1024);
 });

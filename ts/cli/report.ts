@@ -1,6 +1,6 @@
 /** The result of a dedup run, as a readable table or as JSON, produced a piece at a time. */
 
-import { LIGHT_CHANGES, LONG_THRESHOLD, SHORT_WORDS, SUBSTITUTION_SPAN, TEXT_DECISION_VERSION, THRESHOLD } from '../shared/adaptive.js';
+import { LIGHT_CHANGES, LONG_THRESHOLD, SHORT_WORDS, LINE_WORDS, TEXT_DECISION_VERSION, THRESHOLD } from '../shared/adaptive.js';
 import type { Grouping, Keep, Method, Unit, Weighting } from './args.js';
 import type { Fingerprinted } from './fingerprints.js';
 import type { Group } from './group.js';
@@ -90,7 +90,7 @@ function summary(report: DedupReport): string {
   if (report.fingerprinted.featureless.length > 0) parts.push(`${count(report.fingerprinted.featureless.length)} without words`);
   const settings =
     report.method === 'adaptive'
-      ? `adaptive: lines below ${SUBSTITUTION_SPAN} words by their heavy words (one typo, ${LIGHT_CHANGES} light words apart), up to ${SHORT_WORDS} words by weighted word sets (≥ ${THRESHOLD[0] / THRESHOLD[1]}), longer by word pairs (≥ ${LONG_THRESHOLD}); specification v${TEXT_DECISION_VERSION}`
+      ? `adaptive: lines below ${LINE_WORDS} words by their heavy words (one typo, ${LIGHT_CHANGES} light words apart), up to ${SHORT_WORDS} words by weighted word sets (≥ ${THRESHOLD[0] / THRESHOLD[1]}), longer by word pairs (≥ ${LONG_THRESHOLD}); specification v${TEXT_DECISION_VERSION}`
       : report.method === 'minhash'
         ? `MinHash similarity ≥ ${report.threshold}, ${report.unit} ${report.size}-shingles`
         : `distance ≤ ${report.distance} bits, ${report.unit} ${report.size}-shingles, ${report.weighting} weighting`;

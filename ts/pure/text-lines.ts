@@ -1,28 +1,32 @@
 /**
  * Candidates for pairs judged as lines (text decision specification v3: a text of fewer than
- * {@link SUBSTITUTION_SPAN} distinct words on one side), the twin of the Rust core's
+ * {@link LINE_WORDS} distinct words on one side), the twin of the Rust core's
  * `adaptive::lines`. Such a pair holds the same heavy words but for one typo (when they share
  * {@link TYPO_CONTEXT} heavy words besides), and each side holds at most
  * `min(LIGHT_CHANGES, heavy words shared)` light words the other lacks. So a kept text is listed
  * under keys made of its heavy words and of what is left of its light words when at most that
  * many are taken out, and a text probes the same keys of its own heavy words and of each variant
- * of them one typo away (or, for a typo exactly one text taken before holds, that text). A key
- * is the sum of its words' unit hashes (modulo 2⁶⁴). Two kept texts under one key would be
+ * of them one typo away. A typo exactly one text taken before holds is indexed by typo key and by
+ * the heavy words that text holds besides, so a probe finds only texts whose other heavy words are
+ * its own (or its own but the word the typo replaces). A key is the sum of its words' unit hashes
+ * (modulo 2⁶⁴). Two kept texts under one key would be
  * near-duplicates of each other, so a key lists one kept text (two only when sums collide): the
  * work per text is bounded by its own words and their typos.
  */
 
-import { LIGHT_CHANGES, SUBSTITUTION_SPAN, TYPO_CONTEXT } from '../shared/adaptive.js';
+import { LIGHT_CHANGES, LINE_WORDS, TYPO_CONTEXT } from '../shared/adaptive.js';
 import type { Vocabulary } from './text-vocabulary.js';
 
 /** The most distinct words a text in a pair judged as lines may have: one typo and {@link LIGHT_CHANGES} light words more than a line. */
-export const KEYED_WORDS = SUBSTITUTION_SPAN - 1 + LIGHT_CHANGES + 1;
+export const KEYED_WORDS = LINE_WORDS - 1 + LIGHT_CHANGES + 1;
 
 /** The light words a pair judged as lines may hold on one side only, each way: as many as the heavy words shared, up to {@link LIGHT_CHANGES}. */
 export const lightChanges = (sharedHeavy: number): number => Math.min(sharedHeavy, LIGHT_CHANGES);
 
 const add = (a: bigint, b: bigint): bigint => BigInt.asUintN(64, a + b);
 const sub = (a: bigint, b: bigint): bigint => BigInt.asUintN(64, a - b);
+/** The key of a singly held word under one of its typo keys, `typo`, in a text whose heavy words other than the word sum to `rest`. */
+const singleKey = (typo: bigint, rest: bigint): bigint => BigInt.asUintN(64, typo * 0x9e3779b97f4a7c15n) ^ rest;
 
 /** Calls `f` with `sum` less every choice of at most `left` of `hashes[from..]`. */
 function lessAtMost(sum: bigint, hashes: readonly bigint[], from: number, left: number, f: (key: bigint) => void): void {
@@ -35,8 +39,10 @@ function lessAtMost(sum: bigint, hashes: readonly bigint[], from: number, left: 
 export class LineKeys {
   readonly #vocabulary: Vocabulary;
   readonly #lists = new Map<bigint, number[]>();
-  /** Typo key → words held by one text taken so far (a word leaves when a second text holds it). */
+  /** {@link singleKey} → words held by one text taken so far (a word leaves when a second text holds it). */
   readonly #singles = new Map<bigint, number[]>();
+  /** Every sum of the other heavy words of a text beside a word it alone held when taken: a probe looks for typos under a sum only when some text has it. */
+  readonly #singleRests = new Set<bigint>();
   /** Per word, the first text taken that holds it. */
   readonly #holder: number[] = [];
 
@@ -71,10 +77,15 @@ export class LineKeys {
 
   /** Notes that the text of `words`, taken `rank`-th, holds them: `held` counts the texts taken so far holding each word, this one among them. */
   count(words: Uint32Array, rank: number, held: Uint32Array): void {
+    const [heavy] = this.#split(words);
     for (const word of words) {
       if (held[word] !== 1) continue;
       this.#holder[word] = rank;
-      for (const key of this.#vocabulary.typoKeys[word]!) {
+      const rest = this.#vocabulary.heavy(word) ? sub(heavy, this.#vocabulary.hash[word]!) : heavy;
+      const typos = this.#vocabulary.typoKeys[word]!;
+      if (typos.length > 0) this.#singleRests.add(rest);
+      for (const typo of typos) {
+        const key = singleKey(typo, rest);
         const list = this.#singles.get(key);
         if (list === undefined) this.#singles.set(key, [word]);
         else list.push(word);
@@ -82,10 +93,15 @@ export class LineKeys {
     }
   }
 
-  /** The holders of the words sharing a typo key with `word` that exactly one text taken so far holds; words held by more leave the lists as they are met. */
-  #singleTypos(word: number, held: Uint32Array, found: number[]): void {
-    for (const key of this.#vocabulary.typoKeys[word]!) {
-      const list = this.#singles.get(key);
+  /**
+   * The holders of the words sharing a typo key with `word` that exactly one text taken so far
+   * holds, in a text whose other heavy words sum to `rest`; words held by more leave the lists as
+   * they are met.
+   */
+  #singleTypos(word: number, rest: bigint, held: Uint32Array, found: number[]): void {
+    if (!this.#singleRests.has(rest)) return;
+    for (const typo of this.#vocabulary.typoKeys[word]!) {
+      const list = this.#singles.get(singleKey(typo, rest));
       if (list === undefined) continue;
       let kept = 0;
       for (const other of list) {
@@ -101,9 +117,11 @@ export class LineKeys {
    * Every kept text that may be a near-duplicate of the text of `words` judged as lines, and some
    * other texts taken before (a text may come more than once). `holds(w)` says whether the text
    * holds word `w`; `held` counts the texts taken before holding each word. A word no text taken
-   * before holds may pair with any typo a kept text holds: its variants are probed by key; a word
+   * before holds may pair with any typo a kept text holds: its variants are probed by key. A word
    * taken before pairs only with a typo exactly one text taken before holds: that text is the
-   * candidate.
+   * candidate when its other heavy words are this text's (the typo added), or this text's but the
+   * word (the typo replacing it, or a light typo beside it), or when it holds a word of this text
+   * no other text holds (this text's word is one too many).
    */
   probe(words: Uint32Array, holds: (word: number) => boolean, held: Uint32Array): number[] {
     const vocabulary = this.#vocabulary;
@@ -114,7 +132,11 @@ export class LineKeys {
     if (count >= TYPO_CONTEXT) {
       for (const u of words) {
         if (held[u]! > 0) {
-          this.#singleTypos(u, held, found);
+          // (A word held by a text too long to be a line has no holder.)
+          const holder = this.#holder[u];
+          if (held[u] === 1 && holder !== undefined) found.push(holder);
+          this.#singleTypos(u, heavy, held, found);
+          if (vocabulary.heavy(u)) this.#singleTypos(u, sub(heavy, vocabulary.hash[u]!), held, found);
           continue;
         }
         const replaceable = vocabulary.heavy(u) && count > TYPO_CONTEXT;

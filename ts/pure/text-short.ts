@@ -2,7 +2,7 @@
  * The short-text rule of text decision specification v3 in plain TypeScript, the twin of the
  * Rust core's `adaptive::short`. Words are heavy or light; a heavy word of one text and a typo
  * of it in the other pair when one of the two is held by no other short text taken before.
- * - *Lines* (either text below {@link SUBSTITUTION_SPAN} distinct words): the same heavy words
+ * - *Lines* (either text below {@link LINE_WORDS} distinct words): the same heavy words
  *   but for one typo (a pair, or one word too many that is a typo of a word the other holds)
  *   when they share {@link TYPO_CONTEXT} heavy words besides, and at most
  *   `min(LIGHT_CHANGES, heavy words shared)` light words on each side that the other lacks.
@@ -21,7 +21,7 @@
  * probed with it.
  */
 
-import { HEAVY_WEIGHT, LIGHT_WEIGHT, SUBSTITUTION_SPAN, TEMPLATES_THRESHOLD, THRESHOLD, TYPO_CONTEXT, TYPO_SHARED } from '../shared/adaptive.js';
+import { HEAVY_WEIGHT, LIGHT_WEIGHT, LINE_WORDS, SUBSTITUTION_SPAN, TEMPLATES_THRESHOLD, THRESHOLD, TYPO_CONTEXT, TYPO_SHARED } from '../shared/adaptive.js';
 import { KEYED_WORDS, LineKeys, lightChanges } from './text-lines.js';
 import type { Vocabulary } from './text-vocabulary.js';
 
@@ -134,7 +134,7 @@ export class ShortMatcher {
         if (similarity !== undefined) consider(best, similarity, k);
       }
     }
-    if (x.length >= SUBSTITUTION_SPAN) this.#findInLists(x, rank, best);
+    if (x.length >= LINE_WORDS) this.#findInLists(x, rank, best);
   }
 
   /** Judges against `x` every kept text in the lists the rule may call its near-duplicate. */
@@ -219,7 +219,7 @@ export class ShortMatcher {
       else lightY++;
     }
     const ux = Array.from(x).filter((word) => !inY.has(word) && this.#vocabulary.heavy(word));
-    if (!this.#templates && Math.min(x.length, y.length) < SUBSTITUTION_SPAN) {
+    if (!this.#templates && Math.min(x.length, y.length) < LINE_WORDS) {
       const lightX = x.reduce((n, word) => n + (!inY.has(word) && !this.#vocabulary.heavy(word) ? 1 : 0), 0);
       const changes = lightChanges(sharedHeavy);
       if (lightX > changes || lightY > changes) return undefined;
@@ -293,7 +293,7 @@ export class ShortMatcher {
 
   /**
    * Lists the kept text `y`, taken `rank`-th: under its keys if it has at most
-   * {@link KEYED_WORDS} words; and, if it has {@link SUBSTITUTION_SPAN} or more (any, when
+   * {@link KEYED_WORDS} words; and, if it has {@link LINE_WORDS} or more (any, when
    * template siblings are removed), in `all` under every word; in `once` under its b + 1 rarest
    * heavy words so far (any would do), in `twice` under its b + 2 rarest, to be met twice; a text
    * with fewer heavy words under all its heavy words, or all its words when it has no more than
@@ -302,7 +302,7 @@ export class ShortMatcher {
   keep(y: Uint32Array, rank: number): void {
     this.#kept[rank] = 1;
     if (!this.#templates && y.length <= KEYED_WORDS) this.#lines.keep(y, rank);
-    if (!this.#templates && y.length < SUBSTITUTION_SPAN) return;
+    if (!this.#templates && y.length < LINE_WORDS) return;
     const [weight, hy] = this.#weigh(y);
     const entry = (need: number): Entry => ({ kept: rank, weight, need });
     const all = entry(0);

@@ -4,8 +4,9 @@
  * `#` signs after it), whether it is light (a common word, a number — ASCII digits, `v` and
  * digits, or digits and `st`, `nd`, `rd` or `th` — or one ASCII character) and its typos (words
  * without digits or signs, heavy or common but not both common, of at least {@link TYPO_CHARS}
- * code points, that become equal when at most one code point is removed from each), found
- * through typo keys as each word arrives.
+ * code points, that become equal when at most one code point is removed from each; or names with
+ * digits and without signs, of at least {@link TYPO_CHARS} code points, that differ in one digit
+ * alone), found through typo keys as each word arrives.
  */
 
 import { TYPO_CHARS } from '../shared/adaptive.js';
@@ -13,6 +14,9 @@ import { COMMON_WORDS } from '../shared/adaptive-words.js';
 import { xxh3 } from './xxh3.js';
 
 const utf8 = new TextEncoder();
+/** What stands for the digit a name's typo key leaves out: a byte no UTF-8 text holds. */
+const DIGIT_MARK = 0xff;
+const isDigit = (b: number): boolean => b >= 0x30 && b <= 0x39;
 
 /** The English ordinal suffixes, as pairs of bytes. */
 const ORDINALS = ['st', 'nd', 'rd', 'th'].map((suffix) => [suffix.charCodeAt(0), suffix.charCodeAt(1)] as const);
@@ -87,7 +91,7 @@ export class Vocabulary {
     this.light.push(light);
     this.neighbours.push([]);
     this.typoKeys.push([]);
-    if ((common || !light) && base === undefined && !word.some((b) => b >= 0x30 && b <= 0x39)) this.#linkTypos(id, hash, word);
+    if ((common || !light) && base === undefined) this.#linkTypos(id, hash, word);
     return id;
   }
 
@@ -95,8 +99,17 @@ export class Vocabulary {
     const starts: number[] = [];
     token.forEach((b, i) => (b & 0xc0) !== 0x80 && starts.push(i));
     if (starts.length < TYPO_CHARS) return;
-    const keys = [hash];
-    if (starts.length > TYPO_CHARS) {
+    const named = token.some(isDigit);
+    const keys = named ? [] : [hash];
+    if (named) {
+      token.forEach((b, at) => {
+        if (!isDigit(b)) return;
+        const variant = token.slice();
+        variant[at] = DIGIT_MARK;
+        const key = xxh3(variant, this.#seed);
+        if (!keys.includes(key)) keys.push(key);
+      });
+    } else if (starts.length > TYPO_CHARS) {
       starts.forEach((start, k) => {
         const end = starts[k + 1] ?? token.length;
         const variant = new Uint8Array(token.length - (end - start));

@@ -33,10 +33,15 @@ export const THRESHOLD: readonly [number, number] = [7, 10];
 export const TEMPLATES_THRESHOLD: readonly [number, number] = [1, 2];
 /**
  * Specification v3: a pair in which a text has fewer distinct words than this is judged as lines
- * (the same heavy words but for one typo). Otherwise each text may hold one heavy word the other
- * lacks per this many distinct words of the smaller text.
+ * (the same heavy words but for one typo). A line of a few words that replaces one names another
+ * item; a description of this many words or more may have two words edited and say the same.
  */
-export const SUBSTITUTION_SPAN = 12;
+export const LINE_WORDS = 20;
+/**
+ * Specification v3: a pair of sentences (both of {@link LINE_WORDS} words or more) lets each text
+ * hold one heavy word the other lacks per this many distinct words of the smaller text.
+ */
+export const SUBSTITUTION_SPAN = 10;
 /**
  * Specification v3: the most light words a pair judged as lines may hold on one side only, each
  * way, and no more than the heavy words the two share.

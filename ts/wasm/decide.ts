@@ -29,12 +29,12 @@ export function decide(fingerprints: U64Input, options: DecideOptions): SimHashD
 
 /**
  * Which texts to keep and which to remove, by the length-adaptive rule (text decision
- * specification v3, docs/adaptive.md): two lines (either below 12 distinct words) are
+ * specification v3, docs/adaptive.md): two lines (either below 20 distinct words) are
  * near-duplicates when they hold the same heavy words (all but common words, annotations such
  * as `Re:`, numbers and one-letter tokens) but for one typo, and at most three light words
  * apart each way; other texts of at most 40 distinct words when their words, weighed by what
  * they say, reach a weighted Jaccard similarity of 0.7 with typos forgiven and one unpaired
- * heavy word per 12 words on each side (no such pair is missed); other pairs when the estimated
+ * heavy word per 10 words on each side (no such pair is missed); other pairs when the estimated
  * Jaccard similarity of their word-pair sets is at least 0.62. Otherwise the rule of `decide`: texts taken in priority
  * order, each removed for the most similar kept one (ties to the one taken first). `version: 2`
  * selects the earlier rule; `templates: 'remove'` removes lines naming different items on one

@@ -1,28 +1,30 @@
 //! Candidates for pairs judged as lines (specification v3): pairs in which a text has fewer
-//! than [`SUBSTITUTION_SPAN`] distinct words.
+//! than [`LINE_WORDS`] distinct words.
 //!
 //! Such a pair holds the same heavy words but for one typo (when they share [`TYPO_CONTEXT`]
 //! heavy words besides), and each side holds at most
 //! `a = min(LIGHT_CHANGES, heavy words shared)` light words the other lacks. So a kept text is
 //! listed under keys made of its heavy words and of what is left of its light words when at most
 //! `a` of them are taken out, and a text probes the same keys of its own heavy words and of each
-//! variant of them one typo away that a word no text took before can make; a typo that exactly
-//! one text taken before holds names that text (an index of such words by typo key). A key is
-//! the sum of its words' unit hashes, so a variant costs one addition. Two kept texts under one key would be near-duplicates of each other (the later
+//! variant of them one typo away that a word no text took before can make. A typo that exactly
+//! one text taken before holds pairs with a word taken before; such words are indexed by typo
+//! key and by the heavy words their text holds besides, so a probe finds only texts whose other
+//! heavy words are its own (or its own but the word the typo replaces). A key is the sum of its
+//! words' unit hashes, so a variant costs one addition. Two kept texts under one key would be near-duplicates of each other (the later
 //! would not have been kept), so a key lists one kept text, two only when sums collide: the work
 //! per text is bounded by its own words and their typos, whatever the rest of the input holds.
 //!
 //! A text of more than [`KEYED_WORDS`] distinct words is in no such pair: the other text has
-//! fewer than [`SUBSTITUTION_SPAN`], and one typo and `LIGHT_CHANGES` light words are all a line
+//! fewer than [`LINE_WORDS`], and one typo and `LIGHT_CHANGES` light words are all a line
 //! may gain.
 
 use super::mix_map::MixMap;
 use super::vocabulary::Vocabulary;
-use super::{LIGHT_CHANGES, SUBSTITUTION_SPAN, TYPO_CONTEXT};
+use super::{LIGHT_CHANGES, LINE_WORDS, TYPO_CONTEXT};
 use crate::Error;
 
 /// The most distinct words a text in a pair judged as lines may have.
-pub(super) const KEYED_WORDS: usize = SUBSTITUTION_SPAN - 1 + LIGHT_CHANGES + 1;
+pub(super) const KEYED_WORDS: usize = LINE_WORDS - 1 + LIGHT_CHANGES + 1;
 
 /// The end of a chain of links.
 const END: u32 = u32::MAX;
@@ -50,10 +52,13 @@ pub(super) struct LineKeys {
     /// Key → its last link in `links`, a `(rank, previous link)` chain.
     heads: MixMap,
     links: Vec<(u32, u32)>,
-    /// Typo key → its last link in `single_links`, a `(word, previous link)` chain of words held
-    /// by one text taken so far (a word leaves when a second text holds it).
+    /// [`single_key`] → its last link in `single_links`, a `(word, previous link)` chain of
+    /// words held by one text taken so far (a word leaves when a second text holds it).
     single_heads: MixMap,
     single_links: Vec<(u32, u32)>,
+    /// Every sum of the other heavy words of a text beside a word it alone held when taken: a
+    /// probe looks for typos under a sum only when some text has it.
+    single_rests: MixMap,
     /// Per word, the first text taken that holds it.
     holder: Vec<u32>,
     /// The unit hashes of the light words of the text being listed or probing.
@@ -71,6 +76,12 @@ fn less_at_most(sum: u64, hashes: &[u64], left: usize, f: &mut dyn FnMut(u64)) {
     for (i, &hash) in hashes.iter().enumerate() {
         less_at_most(sum.wrapping_sub(hash), &hashes[i + 1..], left - 1, f);
     }
+}
+
+/// The key of a singly held word under one of its typo keys, `typo`, in a text whose heavy words
+/// other than the word sum to `rest`.
+fn single_key(typo: u64, rest: u64) -> u64 {
+    typo.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ rest
 }
 
 fn push<T>(list: &mut Vec<T>, value: T) -> Result<(), Error> {
@@ -108,9 +119,15 @@ impl LineKeys {
             self.holder.try_reserve(vocabulary.len() - self.holder.len()).map_err(|_| Error::OutOfMemory)?;
             self.holder.resize(vocabulary.len(), END);
         }
+        let (heavy, _) = self.split(vocabulary, words);
         for &word in words.iter().filter(|&&w| held[w as usize] == 1) {
             self.holder[word as usize] = rank;
-            for &key in vocabulary.typo_keys(word) {
+            let rest = if vocabulary.heavy(word) { heavy.wrapping_sub(vocabulary.hash[word as usize]) } else { heavy };
+            if !vocabulary.typo_keys(word).is_empty() {
+                self.single_rests.get_or_insert(rest, 0)?;
+            }
+            for &typo in vocabulary.typo_keys(word) {
+                let key = single_key(typo, rest);
                 let previous = head(&self.single_heads, key);
                 push(&mut self.single_links, (word, previous))?;
                 self.single_heads.replace(key, self.single_links.len() as u32 - 1)?;
@@ -120,9 +137,14 @@ impl LineKeys {
     }
 
     /// The holders of the words sharing a typo key with `word` that exactly one text taken so
-    /// far holds, into `found`; words held by more leave the lists as they are met.
-    fn single_typos(&mut self, vocabulary: &Vocabulary, word: u32, held: &[u32], found: &mut Vec<u32>) -> Result<(), Error> {
-        for &key in vocabulary.typo_keys(word) {
+    /// far holds, in a text whose other heavy words sum to `rest`, into `found`; words held by
+    /// more leave the lists as they are met.
+    fn single_typos(&mut self, vocabulary: &Vocabulary, word: u32, rest: u64, held: &[u32], found: &mut Vec<u32>) -> Result<(), Error> {
+        if self.single_rests.get(rest).is_none() {
+            return Ok(());
+        }
+        for &typo in vocabulary.typo_keys(word) {
+            let key = single_key(typo, rest);
             let (mut link, mut previous) = (head(&self.single_heads, key), END);
             while link != END {
                 let (other, next) = self.single_links[link as usize];
@@ -169,7 +191,9 @@ impl LineKeys {
     /// text that no text taken before holds may pair with any typo a kept text holds: its
     /// variants (the word replaced by the typo, dropped, or the typo added) are probed by key.
     /// A word taken before pairs only with a typo exactly one text taken before holds: that
-    /// text is the candidate.
+    /// text is the candidate when its other heavy words are this text's (the typo added), or
+    /// this text's but the word (the typo replacing it, or a light typo beside it), or when it
+    /// holds a word of this text no other text holds (this text's word is one too many).
     pub(super) fn probe(&mut self, vocabulary: &Vocabulary, words: &[u32], holds: &dyn Fn(u32) -> bool, held: &[u32], found: &mut Vec<u32>) -> Result<(), Error> {
         let (heavy, count) = self.split(vocabulary, words);
         found.clear();
@@ -179,7 +203,15 @@ impl LineKeys {
         if count >= TYPO_CONTEXT {
             for &u in words {
                 if held[u as usize] > 0 {
-                    self.single_typos(vocabulary, u, held, found)?;
+                    // (A word held by a text too long to be a line has no holder.)
+                    let holder = self.holder.get(u as usize).copied().unwrap_or(END);
+                    if held[u as usize] == 1 && holder != END {
+                        push(found, holder)?;
+                    }
+                    self.single_typos(vocabulary, u, heavy, held, found)?;
+                    if vocabulary.heavy(u) {
+                        self.single_typos(vocabulary, u, heavy.wrapping_sub(vocabulary.hash[u as usize]), held, found)?;
+                    }
                     continue;
                 }
                 let replaceable = vocabulary.heavy(u) && count > TYPO_CONTEXT;

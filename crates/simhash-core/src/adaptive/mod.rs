@@ -53,10 +53,13 @@ pub const THRESHOLD: (u32, u32) = (7, 10);
 /// The same, when template siblings are removed too.
 pub const TEMPLATES_THRESHOLD: (u32, u32) = (1, 2);
 /// In v3, a pair in which a text has fewer distinct words than this is judged as lines: the
-/// same heavy words but for one typo. Otherwise each text may hold one heavy word the other
-/// lacks (replaced, added or dropped, with no typo to pair with) per this many distinct words of
-/// the smaller text.
-pub const SUBSTITUTION_SPAN: usize = 12;
+/// same heavy words but for one typo. A line of a few words that replaces one names another item;
+/// a description of this many words or more may have two words edited and say the same.
+pub const LINE_WORDS: usize = 20;
+/// In v3, a pair of sentences (both of [`LINE_WORDS`] or more) lets each text hold one heavy word
+/// the other lacks (replaced, added or dropped, with no typo to pair with) per this many distinct
+/// words of the smaller text.
+pub const SUBSTITUTION_SPAN: usize = 10;
 /// In v3, the most light words a pair judged as lines may hold on one side only, each way (and
 /// no more than the heavy words the two share): function words, a version number, an
 /// annotation (`Re:`, `[PATCH v2]`) added or dropped.

@@ -6,7 +6,7 @@
 //! one of the two is held by no other short text taken before: a misspelling is rare, and two
 //! words of a corpus one letter apart (`clang`, `flang`) are two names.
 //!
-//! - *Lines*: when either text has fewer than [`SUBSTITUTION_SPAN`] distinct words, the two
+//! - *Lines*: when either text has fewer than [`LINE_WORDS`] distinct words, the two
 //!   hold the same heavy words, but for one typo (a pair, or one word too many that is a typo of
 //!   a word the other holds) when they share [`TYPO_CONTEXT`] heavy words besides, and each
 //!   holds at most `min(LIGHT_CHANGES, heavy words shared)` light words the other lacks. A line that names another item, or adds a word that says
@@ -41,7 +41,7 @@
 use super::best::Best;
 use super::lines::{light_changes, LineKeys, KEYED_WORDS};
 use super::vocabulary::Vocabulary;
-use super::{HEAVY_WEIGHT, LIGHT_WEIGHT, SUBSTITUTION_SPAN, TEMPLATES_THRESHOLD, THRESHOLD, TYPO_CONTEXT, TYPO_SHARED};
+use super::{HEAVY_WEIGHT, LIGHT_WEIGHT, LINE_WORDS, SUBSTITUTION_SPAN, TEMPLATES_THRESHOLD, THRESHOLD, TYPO_CONTEXT, TYPO_SHARED};
 use crate::Error;
 
 /// A list entry: a kept text's rank and weight, and the meetings it needs in `twice`.
@@ -249,7 +249,7 @@ impl Matcher {
             }
             self.found = found;
         }
-        if x.words.len() >= SUBSTITUTION_SPAN {
+        if x.words.len() >= LINE_WORDS {
             self.find_in_lists(vocabulary, x, kept_words, best);
         }
         Ok(())
@@ -403,7 +403,7 @@ impl Matcher {
                 }
             }
         }
-        if !self.templates && x.words.len().min(y.len()) < SUBSTITUTION_SPAN {
+        if !self.templates && x.words.len().min(y.len()) < LINE_WORDS {
             let a = light_changes(shared_heavy);
             if light_x > a || light_y > a {
                 return None;
@@ -496,7 +496,7 @@ impl Matcher {
     }
 
     /// Lists the kept text `y`, taken `rank`-th: under its keys if it has at most
-    /// [`KEYED_WORDS`] words; and, if it has [`SUBSTITUTION_SPAN`] or more (any, when template
+    /// [`KEYED_WORDS`] words; and, if it has [`LINE_WORDS`] or more (any, when template
     /// siblings are removed), in `all` under every word; in `once` under its b + 1 rarest heavy
     /// words so far (any would do), in `twice` under its b + 2 rarest, to be met twice; a text
     /// with fewer heavy words under all its heavy words, or all its words when it has no more
@@ -506,7 +506,7 @@ impl Matcher {
         if !self.templates && y.len() <= KEYED_WORDS {
             self.lines.keep(vocabulary, y, rank)?;
         }
-        if !self.templates && y.len() < SUBSTITUTION_SPAN {
+        if !self.templates && y.len() < LINE_WORDS {
             return Ok(());
         }
         let (wy, hy) = weigh(vocabulary, y);

@@ -10,11 +10,16 @@
 //! character; any other word is *heavy*, names with digits (`arm64`, `id3`) among them. Two
 //! words without ASCII digits or signs, of at least [`TYPO_CHARS`] code points, heavy or common,
 //! are *typos* of each other when removing at most one code point from each makes them equal: a
-//! letter changed, added, dropped, or two swapped. (Names with digits that differ by one, `gtk2`
-//! and `gtk3`, are variants, not misspellings.) A common word has typos so that `witg` can be
-//! forgiven for `with`; two common words are never paired. Each such word is listed under its
-//! *typo keys* (its own hash and the hashes of its one-deletion variants), so the words sharing
-//! a key with a new word are its typos, found as it arrives.
+//! letter changed, added, dropped, or two swapped. Two names with digits, of at least
+//! [`TYPO_CHARS`] code points and without signs, are typos when they differ in one digit alone
+//! (`vmxnet2`, `vmxnet3`; `fc7598a`, `fc7599a`): a version edited inside a name. Whether a typo
+//! pairs two texts' words is decided by how many texts hold them (see `short`), so two
+//! established names one digit apart stay two names. A common word has typos so that `witg` can
+//! be forgiven for `with`; two common words are never paired. Each such word is listed under its
+//! *typo keys* (for a word without digits, its own hash and the hashes of its one-deletion
+//! variants; for a name with digits, the hash of each form with one digit replaced by a byte no
+//! UTF-8 text holds), so the words sharing a key with a new word are its typos, found as it
+//! arrives.
 
 use super::common_words::COMMON_WORDS;
 use super::mix_map::MixMap;
@@ -27,6 +32,9 @@ pub const TYPO_CHARS: usize = 3;
 
 /// The end of a chain of links.
 const END: u32 = u32::MAX;
+/// What stands for the digit a name's typo key leaves out: a byte no UTF-8 text holds, so these
+/// keys never meet the one-deletion keys of words without digits.
+const DIGIT_MARK: u8 = 0xFF;
 
 /// Whether a token is ASCII digits, `v` and ASCII digits, or ASCII digits and `st`, `nd`, `rd`
 /// or `th`.
@@ -100,7 +108,7 @@ impl Vocabulary {
         push(&mut self.light, light)?;
         push(&mut self.neighbour_head, END)?;
         self.ids.get_or_insert(hash, id)?;
-        if (common || !light) && base.is_none() && !word.iter().any(u8::is_ascii_digit) {
+        if (common || !light) && base.is_none() {
             self.link_typos(id, hash, word, hasher)?;
         }
         push(&mut self.typo_key_ends, self.typo_keys.len() as u32)?;
@@ -119,8 +127,21 @@ impl Vocabulary {
             return Ok(());
         }
         self.variants.clear();
-        self.variants.push(hash);
-        if starts.len() > TYPO_CHARS {
+        let named = token.iter().any(u8::is_ascii_digit);
+        if named {
+            for at in (0..token.len()).filter(|&at| token[at].is_ascii_digit()) {
+                self.variant.clear();
+                self.variant.extend_from_slice(token);
+                self.variant[at] = DIGIT_MARK;
+                let key = hasher.unit(&self.variant);
+                if !self.variants.contains(&key) {
+                    self.variants.push(key);
+                }
+            }
+        } else {
+            self.variants.push(hash);
+        }
+        if !named && starts.len() > TYPO_CHARS {
             for (k, &start) in starts.iter().enumerate() {
                 let end = starts.get(k + 1).copied().unwrap_or(token.len());
                 self.variant.clear();
@@ -232,8 +253,19 @@ mod tests {
             }
             out
         };
-        let eligible = |w: &str| w.chars().count() >= TYPO_CHARS && !w.bytes().any(|b| b.is_ascii_digit() || b == b'+' || b == b'#');
-        a != b && eligible(a) && eligible(b) && forms(a).iter().any(|f| forms(b).contains(f))
+        let signs = |w: &str| w.bytes().any(|b| b == b'+' || b == b'#');
+        let digits = |w: &str| w.bytes().any(|b| b.is_ascii_digit());
+        let long = |w: &str| w.chars().count() >= TYPO_CHARS && !signs(w);
+        if a == b || !long(a) || !long(b) {
+            return false;
+        }
+        if digits(a) || digits(b) {
+            // One digit changed, nothing else.
+            let (ca, cb): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+            let apart: Vec<usize> = (0..ca.len()).filter(|&i| ca.len() == cb.len() && ca[i] != cb[i]).collect();
+            return ca.len() == cb.len() && apart.len() == 1 && ca[apart[0]].is_ascii_digit() && cb[apart[0]].is_ascii_digit();
+        }
+        forms(a).iter().any(|f| forms(b).contains(f))
     }
 
     #[test]
@@ -254,7 +286,8 @@ mod tests {
             "configuration", "configuraton", "confiugration", "configurations", "bug", "bugs", "big", "node", "code", "nodes",
             "crash", "hang", "parser", "parsre", "pasrer", "ajv", "conf", "the", "teh", "für", "fur", "straße", "strasse", "mode",
             "abcd", "bcde", "acbd", "gtk2", "gtk3", "gtk", "gtk+", "node#", "with", "witg", "wiht", "that", "than", "what",
-            "thatr",
+            "thatr", "gtk23", "gtk24", "gtk33", "gt2k", "x11", "x12", "x1", "vmxnet3", "vmxnet2", "vmxne3", "fc7598a", "fc7599a",
+            "fc759a", "ab1", "abc", "gtk2+",
         ];
         let (v, ids) = vocabulary(&words);
         for (i, a) in words.iter().enumerate() {
