@@ -29,6 +29,8 @@ const BATCH_CHARS = 8 << 20;
 /** Collects documents and signs them a batch at a time. */
 export class SignatureCollector {
   readonly #options: MinHashOptions & { readonly numPerm: number };
+  /** The text options alone, for `features`. */
+  readonly #textOptions: Omit<MinHashOptions, 'numPerm'>;
   #texts: string[] = [];
   #textIds: string[] = [];
   #textScores: number[] = [];
@@ -41,6 +43,8 @@ export class SignatureCollector {
 
   constructor(options: MinHashOptions & { readonly numPerm: number }) {
     this.#options = options;
+    const { numPerm: _numPerm, ...text } = options;
+    this.#textOptions = text;
     this.#signatures = new Uint32Array(1024 * options.numPerm);
   }
 
@@ -68,7 +72,7 @@ export class SignatureCollector {
       const id = this.#textIds[i] ?? '';
       // An empty set signs as 0xFFFFFFFF everywhere; a set with features does so only by a
       // vanishing chance, confirmed on these few texts only.
-      if (signature.every((v) => v === 0xffff_ffff) && features(this.#texts[i] ?? '', this.#options).length === 0) {
+      if (signature.every((v) => v === 0xffff_ffff) && features(this.#texts[i] ?? '', this.#textOptions).length === 0) {
         this.#featureless.push(id);
       } else {
         this.#store(signature, id, this.#textScores[i] ?? 0);

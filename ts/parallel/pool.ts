@@ -2,13 +2,13 @@
 /** The worker pool: the batch operations of the synchronous API, spread over workers. */
 
 import { checkClustersOptions } from '../shared/clusters-options.js';
-import { type DecideOptions, type SimHashDecisions, takingOrder } from '../shared/decide.js';
+import { DECIDE_OPTIONS, type DecideOptions, type SimHashDecisions, takingOrder } from '../shared/decide.js';
 import { toU64Array } from '../shared/u64-input.js';
 import { explicitFilter, filterOptions } from '../shared/filter.js';
 import { packTexts } from '../shared/packed-texts.js';
 import { chooseFilter } from '../shared/plan.js';
 import { resolveTextOptions } from '../shared/text-options.js';
-import type { FindAllOptions, FindClustersOptions, PairResult, TextOptions, U64Input, WeightInput } from '../shared/types.js';
+import { FIND_ALL_OPTIONS, TEXT_OPTIONS, type FindAllOptions, type FindClustersOptions, type PairResult, type TextOptions, type U64Input, type WeightInput } from '../shared/types.js';
 import {
   DEFAULT_MAX_PAIRS,
   checkDistance,
@@ -17,6 +17,7 @@ import {
   checkOptions,
   checkWeights,
   describe,
+  optionKeys,
   tooManyPairs,
 } from '../shared/validate.js';
 import { joinSliceLabels, mergeSlicePairs } from '../shared/work-slice.js';
@@ -45,6 +46,11 @@ export interface JsonLinesOptions extends TextOptions {
   /** Field holding each record's id (a string or a finite number). Default: none, records are known by line. */
   id?: string;
 }
+
+/** The names of {@link PoolOptions}. */
+const POOL_OPTIONS = optionKeys<PoolOptions>({ threads: true });
+/** The names of {@link JsonLinesOptions}. */
+const JSON_LINES_OPTIONS = [...TEXT_OPTIONS, ...optionKeys<Omit<JsonLinesOptions, keyof TextOptions>>({ field: true, id: true })];
 
 /** The fingerprints of a run of JSON Lines records, in input order. */
 export interface JsonLinesBatch {
@@ -107,7 +113,7 @@ async function availableCores(): Promise<number> {
  * @throws {TypeError | RangeError} for invalid options; the worker's error if one cannot start.
  */
 export async function createPool(options: PoolOptions = {}): Promise<Pool> {
-  const opts = checkOptions(options);
+  const opts = checkOptions(options, POOL_OPTIONS, 'createPool');
   const cores = Math.min(MAX_THREADS, await availableCores());
   let threads: number;
   if (opts.threads === undefined) {
@@ -198,7 +204,7 @@ export class Pool {
     texts: AsyncIterable<string> | Iterable<string>,
     options?: TextOptions,
   ): AsyncGenerator<BigUint64Array, void, undefined> {
-    resolveTextOptions(options);
+    resolveTextOptions(options, 'pool.fingerprintStream');
     const source = checkTexts(texts, true);
     const pending: Promise<BigUint64Array>[] = [];
     const limit = 2 * this.#workers.lanes + 1;
@@ -259,10 +265,10 @@ export class Pool {
     chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
     options: JsonLinesOptions = {},
   ): AsyncGenerator<JsonLinesBatch, void, undefined> {
-    const { field = 'text', id, ...textOptions } = checkOptions(options, 'options') as JsonLinesOptions;
+    const { field = 'text', id, ...textOptions } = checkOptions(options, JSON_LINES_OPTIONS, 'pool.fingerprintJsonLines') as JsonLinesOptions;
     if (typeof field !== 'string') throw new TypeError(`options.field must be a string, got ${describe(field)}`);
     if (id !== undefined && typeof id !== 'string') throw new TypeError(`options.id must be a string, got ${describe(id)}`);
-    resolveTextOptions(textOptions);
+    resolveTextOptions(textOptions, 'pool.fingerprintJsonLines');
     const source = checkChunks(chunks);
     const pending: Promise<JsonLinesBlock & { bytes: number }>[] = [];
     const limit = 2 * this.#workers.lanes + 1;
@@ -352,7 +358,7 @@ export class Pool {
    */
   async findAll(fingerprints: U64Input, options: FindAllOptions): Promise<PairResult> {
     const input = copyU64Input(fingerprints, 'fingerprints', this.#shared);
-    const opts = checkOptions(options);
+    const opts = checkOptions(options, FIND_ALL_OPTIONS, 'pool.findAll');
     const distance = checkDistance(opts.distance);
     const filter = explicitFilter(opts, distance) ?? chooseFilter(input.length, distance, 'batch');
     const maxPairs = opts.maxPairs === undefined ? DEFAULT_MAX_PAIRS : checkMaxPairs(opts.maxPairs);
@@ -378,7 +384,7 @@ export class Pool {
    */
   async findClusters(fingerprints: U64Input, options: FindClustersOptions): Promise<Uint32Array> {
     const input = copyU64Input(fingerprints, 'fingerprints', this.#shared);
-    const { distance, filter } = checkClustersOptions(options, input.length);
+    const { distance, filter } = checkClustersOptions(options, input.length, 'pool.findClusters');
     const parts = await Promise.all(
       this.#slices(filter).map((slice) =>
         this.#workers.run<Uint32Array>({
@@ -401,7 +407,7 @@ export class Pool {
   async decide(fingerprints: U64Input, options: DecideOptions): Promise<SimHashDecisions> {
     // A copy: it crosses to the workers, and a HashArray's view may move when memory grows.
     const values = new BigUint64Array(toU64Array(fingerprints, 'fingerprints'));
-    const { priority, ...clusterOptions } = checkOptions(options) as unknown as DecideOptions;
+    const { priority, ...clusterOptions } = checkOptions(options, DECIDE_OPTIONS, 'pool.decide') as unknown as DecideOptions;
     const order = takingOrder(priority, values.length);
     const labels = await this.findClusters(values, clusterOptions);
     return this.#workers.run<SimHashDecisions>(

@@ -9,8 +9,8 @@ import { checkId, checkIds, checkIndexOptions, checkQueryOptions, checkSameLengt
 import { filterOptions } from '../shared/filter.js';
 import { checkIndexBytes, decodeIndex, encodeIndex } from '../shared/index-format.js';
 import { checkDistinctIds, keptOf, queryLimit } from '../shared/decide.js';
-import type { OnlineDecisions, QueryManyResult, QueryOptions, QueryResult, SimHashIndexOptions, U64Input } from '../shared/types.js';
-import { checkOptions, checkU64, describe } from '../shared/validate.js';
+import { SIMHASH_INDEX_OPTIONS, type OnlineDecisions, type QueryManyResult, type QueryOptions, type QueryResult, type SimHashIndexOptions, type U64Input } from '../shared/types.js';
+import { checkOptions, checkU64, describe, optionKeys } from '../shared/validate.js';
 import { canShareMemory, copyU64Input } from './input.js';
 import type { WorkerSet } from './workers.js';
 
@@ -29,6 +29,11 @@ export interface ShardedIndexOptions extends SimHashIndexOptions {
    */
   replicas?: number;
 }
+
+/** The names of the options of {@link ShardedIndexOptions} beyond those of every index. */
+const SHARDS_OPTIONS = optionKeys<Omit<ShardedIndexOptions, keyof SimHashIndexOptions>>({ shards: true, replicas: true });
+/** The names of {@link ShardedIndexOptions}. */
+const SHARDED_INDEX_OPTIONS = [...SIMHASH_INDEX_OPTIONS, ...SHARDS_OPTIONS];
 
 const MAX_SHARDS = 1024;
 const MAX_REPLICAS = 64;
@@ -94,8 +99,8 @@ export class ShardedIndex {
 
   /** @internal `Pool.createIndex`. */
   static async create(workers: WorkerSet, nextIndex: () => number, options: ShardedIndexOptions): Promise<ShardedIndex> {
-    const { distance, filter } = checkIndexOptions(options);
-    const opts = checkOptions(options);
+    const { distance, filter } = checkIndexOptions(options, 'pool.createIndex', SHARDED_INDEX_OPTIONS);
+    const opts = checkOptions(options, SHARDED_INDEX_OPTIONS, 'pool.createIndex');
     const count = checkCount(opts.shards, 'shards', workers.size, MAX_SHARDS);
     const replicas = checkCount(opts.replicas, 'replicas', 1, MAX_REPLICAS);
     const shards = await ShardedIndex.#newShards(workers, nextIndex, count, replicas, (replica) => ({
@@ -114,7 +119,7 @@ export class ShardedIndex {
     options: { shards?: number; replicas?: number },
   ): Promise<ShardedIndex> {
     const decoded = decodeIndex(checkIndexBytes(bytes));
-    const opts = checkOptions(options);
+    const opts = checkOptions(options, SHARDS_OPTIONS, 'pool.loadIndex');
     const count = checkCount(opts.shards, 'shards', workers.size, MAX_SHARDS);
     const replicas = checkCount(opts.replicas, 'replicas', 1, MAX_REPLICAS);
     const { distance, filter, ids, words } = decoded;

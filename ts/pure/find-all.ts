@@ -1,6 +1,6 @@
 import { explicitFilter } from '../shared/filter.js';
 import { chooseFilter } from '../shared/plan.js';
-import type { FindAllOptions, PairResult, U64Input } from '../shared/types.js';
+import { FIND_ALL_OPTIONS, type FindAllOptions, type PairResult, type U64Input } from '../shared/types.js';
 import {
   DEFAULT_MAX_PAIRS,
   checkDistance,
@@ -35,7 +35,7 @@ export function findAll(fingerprints: U64Input, options: FindAllOptions): PairRe
  */
 export function findAllSlice(fingerprints: U64Input, options: FindAllOptions, slice: WorkSlice): PairResult {
   const values = toU64Array(fingerprints, 'fingerprints');
-  const checked = checkOptions(options);
+  const checked = checkOptions(options, FIND_ALL_OPTIONS, 'findAll');
   const distance = checkDistance(checked.distance);
   const filter = explicitFilter(checked, distance) ?? chooseFilter(values.length, distance, 'batch');
   const maxPairs =

@@ -44,7 +44,7 @@ export function minhashMany(
   third?: MinHashOptions,
 ): Uint32Array {
   if (second instanceof Uint32Array) {
-    const resolved = resolveMinHashOptions(third);
+    const resolved = resolveMinHashOptions(third, 'minhashMany');
     const values = toU64Array(input, 'features');
     const offsets = checkOffsets(second, values.length);
     const k = resolved.numPerm;
@@ -57,7 +57,7 @@ export function minhashMany(
     }
     return out;
   }
-  const resolved = resolveMinHashOptions(optionsOrOffsets(second));
+  const resolved = resolveMinHashOptions(optionsOrOffsets(second), 'minhashMany');
   if (typeof input !== 'object' || input === null || !(Symbol.iterator in input)) {
     throw new TypeError(`texts must be an array or an iterable of strings, got ${describe(input)}`);
   }
@@ -85,7 +85,7 @@ export function minhashMany(
  * @throws {TypeError | RangeError} for bad documents or options.
  */
 export function datasketchMinhashMany(documents: Iterable<Iterable<DatasketchToken>>, options?: DatasketchOptions): Uint32Array {
-  const resolved = resolveDatasketchOptions(options);
+  const resolved = resolveDatasketchOptions(options, 'datasketchMinhashMany');
   const { bytes, tokenOffsets, documents: starts } = tokenBytes(checkDocuments(documents, 'documents'), 'documents');
   const { a, b } = datasketchPermutations(resolved);
   const k = resolved.numPerm;

@@ -35,7 +35,7 @@ import { hashShingles, sortDistinct } from './text-shingles.js';
 import { hashWordUnits } from './text-units.js';
 import { prepareSeed, xxh3 } from './xxh3.js';
 
-const TEXT = resolveTextOptions(undefined);
+const TEXT = resolveTextOptions(undefined, 'TextSketches');
 const SEED = prepareSeed(TEXT.seed);
 
 /**

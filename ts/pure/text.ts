@@ -23,7 +23,7 @@ import { prepareSeed } from './xxh3.js';
  * invalid options, naming the field.
  */
 export function fingerprint(text: string, options?: TextOptions): bigint {
-  const opts = resolveTextOptions(options);
+  const opts = resolveTextOptions(options, 'fingerprint');
   const normalized = normalizeRuns(text, opts);
   const out = new Uint32Array(2);
   try {
@@ -44,7 +44,7 @@ export function fingerprint(text: string, options?: TextOptions): bigint {
  * {@link TypeError} or {@link RangeError} for invalid options.
  */
 export function fingerprintMany(texts: readonly string[] | Iterable<string>, options?: TextOptions): BigUint64Array {
-  const opts = resolveTextOptions(options);
+  const opts = resolveTextOptions(options, 'fingerprintMany');
   if (texts === null || typeof texts !== 'object' || !(Symbol.iterator in texts)) {
     throw new TypeError(`texts must be an array or an iterable of strings, got ${describe(texts)}`);
   }
@@ -76,7 +76,7 @@ export function fingerprintMany(texts: readonly string[] | Iterable<string>, opt
  * @throws {TypeError | RangeError} as {@link fingerprint}.
  */
 export function features(text: string, options?: TextOptions): BigUint64Array {
-  const opts = resolveTextOptions(options);
+  const opts = resolveTextOptions(options, 'features');
   const normalized = normalizeRuns(text, opts);
   try {
     const count = shingleHashes(normalized, opts, sortDistinct);

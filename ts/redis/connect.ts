@@ -1,7 +1,7 @@
 /** Connecting to a Redis server or cluster from a URL, with a client that never gives up on it. */
 
 import { Cluster, Redis } from 'ioredis';
-import { checkOptions, describe } from '../shared/validate.js';
+import { checkOptions, describe, optionKeys } from '../shared/validate.js';
 
 /** Options of {@link connectRedis}. */
 export interface ConnectRedisOptions {
@@ -30,7 +30,7 @@ const MOST_BACKOFF = 1000;
 export async function connectRedis(url: string, options: ConnectRedisOptions = {}): Promise<Redis | Cluster> {
   if (typeof url !== 'string') throw new TypeError(`url must be a string, got ${describe(url)}`);
   if (!/^rediss?:\/\//.test(url)) throw new RangeError(`url must start with redis:// or rediss://, got '${url}'`);
-  const opts = checkOptions(options);
+  const opts = checkOptions(options, optionKeys<ConnectRedisOptions>({ connectTimeout: true }), 'connectRedis');
   const connectTimeout = opts.connectTimeout ?? 5000;
   if (typeof connectTimeout !== 'number' || !Number.isInteger(connectTimeout) || connectTimeout < 1) {
     throw new RangeError(`connectTimeout must be a positive integer, got ${describe(connectTimeout)}`);

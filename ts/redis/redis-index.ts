@@ -8,7 +8,7 @@ import { ballVolume, binomial } from '../shared/plan.js';
 import { checkDistinctIds, decideAgainst, keptOf, queryLimit } from '../shared/decide.js';
 import type { OnlineDecisions, QueryManyResult, QueryOptions, QueryResult, U64Input } from '../shared/types.js';
 import { toU64Array } from '../shared/u64-input.js';
-import { checkBlocks, checkDistance, checkOptions, checkU64, describe } from '../shared/validate.js';
+import { checkBlocks, checkDistance, checkOptions, checkU64, describe, optionKeys } from '../shared/validate.js';
 import { type Description, Geometry, bucketsPerQuery, descriptionKey, forEachInBall, lockKey, partShapes, popcount32 } from './geometry.js';
 import { CorruptKey, RedisIndexError, indexError } from './errors.js';
 import { ADD_MEMBERS, ADD_MISSING_MEMBERS, COUNT_RULE, DELETE_RECORDS, DESCRIBE, GET_RECORDS, REMOVE_MEMBERS, SET_RECORDS, type RecordValues, type Script } from './scripts.js';
@@ -68,6 +68,11 @@ export interface RedisSimHashIndexOptions {
    */
   timeout?: number;
 }
+
+/** The names of {@link RedisSimHashIndexOptions}. */
+const REDIS_INDEX_OPTIONS = optionKeys<RedisSimHashIndexOptions>({
+  client: true, name: true, distance: true, blocks: true, parts: true, capacity: true, replicas: true, replicaTimeout: true, timeout: true,
+});
 
 /**
  * Hash tags per master of the cluster an index is created on: keys of one tag share a slot, so
@@ -161,7 +166,7 @@ export class RedisSimHashIndex {
    * @throws {RedisIndexError} when Redis cannot be reached.
    */
   static async open(options: RedisSimHashIndexOptions): Promise<RedisSimHashIndex> {
-    const opts = checkOptions(options);
+    const opts = checkOptions(options, REDIS_INDEX_OPTIONS, 'RedisSimHashIndex.open');
     const client = checkClient(opts.client);
     const name = checkName(opts.name);
     const replicas = optionalInteger(opts.replicas, 'replicas', 0, 16, 0);
@@ -281,7 +286,7 @@ export class RedisSimHashIndex {
     const values = new BigUint64Array(toU64Array(fingerprints, 'fingerprints'));
     checkSameLength(checkedIds, values.length);
     checkDistinctIds(checkedIds);
-    const lockFor = optionalInteger(checkOptions(options).lockFor, 'options.lockFor', 1, 3_600_000, 30_000);
+    const lockFor = optionalInteger(checkOptions(options, ['lockFor'], 'RedisSimHashIndex.decideMany').lockFor, 'options.lockFor', 1, 3_600_000, 30_000);
     return withLock(this.#client, lockKey(this.name), lockFor, this.#timeout, 'decideMany', async (stillHeld) => {
       const found = await this.queryMany(values, { limit: queryLimit(checkedIds) });
       const decisions = decideAgainst(SimHashIndex, this.distance, values, checkedIds, found);

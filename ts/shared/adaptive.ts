@@ -9,8 +9,8 @@
  */
 
 import type { MinHashDecisions, PriorityOption } from './decide.js';
-import { takingOrder } from './decide.js';
-import { checkOptions, describe } from './validate.js';
+import { PRIORITY_OPTION, takingOrder } from './decide.js';
+import { checkOptions, describe, optionKeys } from './validate.js';
 
 /** The version of the text decision specification `decideTexts` implements by default. */
 export const TEXT_DECISION_VERSION = 3;
@@ -97,6 +97,9 @@ export interface DecideTextsOptions extends PriorityOption {
   readonly templates?: 'keep' | 'remove';
 }
 
+/** The names of {@link DecideTextsOptions}. */
+export const DECIDE_TEXTS_OPTIONS = [...PRIORITY_OPTION, ...optionKeys<Omit<DecideTextsOptions, keyof PriorityOption>>({ version: true, templates: true })];
+
 /** The rule codes the engines take: v3 keeping template siblings, v3 removing them, v2. */
 export const RuleCode = { v3: 0, v3Templates: 1, v2: 2 } as const;
 
@@ -152,7 +155,7 @@ export interface TextSketchesConstructor {
  * order; `decideInOrder` is the engine's rule (a {@link RuleCode}) over a checked order.
  */
 export function decideSketched(length: number, options: unknown, decideInOrder: (order: Uint32Array, rule: number) => MinHashDecisions): MinHashDecisions {
-  const o = options === undefined ? {} : (checkOptions(options) as DecideTextsOptions);
+  const o = options === undefined ? {} : (checkOptions(options, DECIDE_TEXTS_OPTIONS, 'TextSketches.decide') as DecideTextsOptions);
   const rule = ruleCode(o);
   return decideInOrder(takingOrder(o.priority, length), rule);
 }
@@ -172,6 +175,8 @@ export function wordlessOf(kinds: Uint8Array): Uint32Array {
  */
 export function decideTextsWith(Sketches: TextSketchesConstructor, texts: unknown, options?: DecideTextsOptions): MinHashDecisions {
   if (!Array.isArray(texts)) throw new TypeError(`texts must be an array of strings, got ${describe(texts)}`);
+  // Checked before the work, naming this call.
+  if (options !== undefined) checkOptions(options, DECIDE_TEXTS_OPTIONS, 'decideTexts');
   texts.forEach((text: unknown, i) => {
     if (typeof text !== 'string') throw new TypeError(`texts[${i}] must be a string, got ${describe(text)}`);
   });

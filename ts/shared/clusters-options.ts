@@ -2,7 +2,7 @@
 
 import { explicitFilter } from './filter.js';
 import { chooseFilter } from './plan.js';
-import type { FindClustersOptions } from './types.js';
+import { FIND_CLUSTERS_OPTIONS, type FindClustersOptions } from './types.js';
 import { checkDistance, checkOptions } from './validate.js';
 
 /**
@@ -11,8 +11,8 @@ import { checkDistance, checkOptions } from './validate.js';
  *
  * @throws {TypeError | RangeError} naming the invalid option.
  */
-export function checkClustersOptions(options: FindClustersOptions, n: number): { distance: number; filter: number } {
-  const opts = checkOptions(options);
+export function checkClustersOptions(options: FindClustersOptions, n: number, where = 'findClusters'): { distance: number; filter: number } {
+  const opts = checkOptions(options, FIND_CLUSTERS_OPTIONS, where);
   const distance = checkDistance(opts.distance);
   return { distance, filter: explicitFilter(opts, distance) ?? chooseFilter(n, distance, 'batch') };
 }

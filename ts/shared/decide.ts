@@ -12,10 +12,10 @@
 import { KeptBands, equalPositions, minEqual } from './minhash-bands.js';
 import { checkSignatures } from './minhash-options.js';
 import { planMinHashLsh } from './minhash-plan.js';
-import type { MinHashLshOptions } from './minhash-types.js';
-import type { FindClustersOptions, OnlineDecisions, QueryManyResult, SimHashIndex, SimHashIndexConstructor, U64Input } from './types.js';
+import { MINHASH_LSH_OPTIONS, type MinHashLshOptions } from './minhash-types.js';
+import { FIND_CLUSTERS_OPTIONS, type FindClustersOptions, type OnlineDecisions, type QueryManyResult, type SimHashIndex, type SimHashIndexConstructor, type U64Input } from './types.js';
 import { toU64Array } from './u64-input.js';
-import { checkOptions, describe } from './validate.js';
+import { checkOptions, describe, optionKeys } from './validate.js';
 
 /** The priority option both decisions take. */
 export interface PriorityOption {
@@ -32,6 +32,13 @@ export interface DecideOptions extends FindClustersOptions, PriorityOption {}
 
 /** Options of `decideMinHash`: the LSH options (the threshold is `threshold`) and a priority. */
 export interface DecideMinHashOptions extends MinHashLshOptions, PriorityOption {}
+
+/** The names of {@link PriorityOption}. */
+export const PRIORITY_OPTION = optionKeys<PriorityOption>({ priority: true });
+/** The names of {@link DecideOptions}. */
+export const DECIDE_OPTIONS = [...FIND_CLUSTERS_OPTIONS, ...PRIORITY_OPTION];
+/** The names of {@link DecideMinHashOptions}. */
+export const DECIDE_MINHASH_OPTIONS = [...MINHASH_LSH_OPTIONS, ...PRIORITY_OPTION];
 
 /**
  * What `decide` found: document i is kept when `representative[i] === i`; otherwise it is to be
@@ -95,7 +102,7 @@ export function decideSimHash(engine: SimHashEngine, fingerprints: U64Input, opt
   // Always a copy: a view of WebAssembly memory (a HashArray's) detaches when the search or the
   // index grows that memory.
   const values = new BigUint64Array(toU64Array(fingerprints, 'fingerprints'));
-  const o = checkOptions(options) as unknown as DecideOptions;
+  const o = checkOptions(options, DECIDE_OPTIONS, 'decide') as unknown as DecideOptions;
   const { priority, ...clusterOptions } = o;
   // Checked before the search, so a bad priority costs nothing.
   const order = takingOrder(priority, values.length);
@@ -275,7 +282,7 @@ export function keptOf(ids: Uint32Array, decisions: OnlineDecisions): Uint8Array
  * @throws {TypeError | RangeError} for bad signatures or options.
  */
 export function decideMinHash(signatures: Uint32Array, options?: DecideMinHashOptions): MinHashDecisions {
-  const o = options === undefined ? {} : (checkOptions(options) as DecideMinHashOptions);
+  const o = options === undefined ? {} : (checkOptions(options, DECIDE_MINHASH_OPTIONS, 'decideMinHash') as DecideMinHashOptions);
   const { priority, ...lshOptions } = o;
   const plan = planMinHashLsh(lshOptions);
   const n = checkSignatures(signatures, plan.numPerm);

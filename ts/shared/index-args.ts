@@ -1,6 +1,6 @@
 /** Argument checks of `SimHashIndex`, shared by both entries so that both fail alike. */
 
-import type { QueryOptions, SimHashIndexOptions } from './types.js';
+import { QUERY_OPTIONS, SIMHASH_INDEX_OPTIONS, type QueryOptions, type SimHashIndexOptions } from './types.js';
 import { explicitFilter } from './filter.js';
 import { MAX_ELEMENTS, checkDistance, checkOptions, describe } from './validate.js';
 
@@ -8,8 +8,8 @@ import { MAX_ELEMENTS, checkDistance, checkOptions, describe } from './validate.
  * Checks the options of `new SimHashIndex(...)`; `filter` is the code (see `filter.ts`) that
  * `blocks` or `parts` fixes, 0 when left to the planner.
  */
-export function checkIndexOptions(options: SimHashIndexOptions): { distance: number; filter: number } {
-  const opts = checkOptions(options);
+export function checkIndexOptions(options: SimHashIndexOptions, where = 'SimHashIndex', known: readonly string[] = SIMHASH_INDEX_OPTIONS): { distance: number; filter: number } {
+  const opts = checkOptions(options, known, where);
   const distance = checkDistance(opts.distance);
   return { distance, filter: explicitFilter(opts, distance) ?? 0 };
 }
@@ -45,7 +45,7 @@ const NO_LIMIT = MAX_ELEMENTS;
  */
 export function checkQueryOptions(options: QueryOptions | undefined, indexDistance: number): { distance: number; limit: number } {
   if (options === undefined) return { distance: indexDistance, limit: NO_LIMIT };
-  const opts = checkOptions(options);
+  const opts = checkOptions(options, QUERY_OPTIONS, 'a query');
   let distance = indexDistance;
   if (opts.distance !== undefined) {
     distance = checkDistance(opts.distance);

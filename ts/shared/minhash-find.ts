@@ -8,7 +8,7 @@
 import { bandEqual, bandKey, equalPositions, exactJaccard, minEqual } from './minhash-bands.js';
 import { checkSignatures } from './minhash-options.js';
 import { planMinHashLsh } from './minhash-plan.js';
-import type { FindAllMinHashOptions, MinHashLshOptions, MinHashPairs } from './minhash-types.js';
+import { MINHASH_LSH_OPTIONS, type FindAllMinHashOptions, type MinHashLshOptions, type MinHashPairs } from './minhash-types.js';
 import { checkMaxPairs, checkOptions, DEFAULT_MAX_PAIRS, describe } from './validate.js';
 
 /** Options of the batch searches that also take the documents' feature sets. */
@@ -88,9 +88,11 @@ function forEachCandidate(
   }
 }
 
-function resolve(signatures: unknown, options: (MinHashLshOptions & ExactOption) | undefined) {
-  const o = options === undefined ? {} : checkOptions(options);
-  const plan = planMinHashLsh(o);
+function resolve(signatures: unknown, options: (FindAllMinHashOptions & ExactOption) | undefined, where: 'findAllMinHash' | 'findClustersMinHash') {
+  const known = where === 'findAllMinHash' ? [...MINHASH_LSH_OPTIONS, 'exact', 'maxPairs'] : [...MINHASH_LSH_OPTIONS, 'exact'];
+  const o = (options === undefined ? {} : checkOptions(options, known, where)) as FindAllMinHashOptions & ExactOption;
+  const { exact: _exact, maxPairs: _maxPairs, ...lsh } = o;
+  const plan = planMinHashLsh(lsh);
   const n = checkSignatures(signatures, plan.numPerm);
   return { plan, n, exact: checkExact(o.exact, n), o };
 }
@@ -107,7 +109,7 @@ function resolve(signatures: unknown, options: (MinHashLshOptions & ExactOption)
  * @throws {TypeError | RangeError} for bad signatures or options, or more than `maxPairs` pairs.
  */
 export function findAllMinHash(signatures: Uint32Array, options?: FindAllMinHashOptions & ExactOption): MinHashPairs {
-  const { plan, exact, o } = resolve(signatures, options);
+  const { plan, exact, o } = resolve(signatures, options, 'findAllMinHash');
   const maxPairs = o.maxPairs === undefined ? DEFAULT_MAX_PAIRS : checkMaxPairs(o.maxPairs, 'options.maxPairs');
   const k = plan.numPerm;
   const needed = minEqual(plan.threshold, k);
@@ -154,7 +156,7 @@ export function findAllMinHash(signatures: Uint32Array, options?: FindAllMinHash
  * @throws {TypeError | RangeError} for bad signatures or options.
  */
 export function findClustersMinHash(signatures: Uint32Array, options?: MinHashLshOptions & ExactOption): Uint32Array {
-  const { plan, n, exact } = resolve(signatures, options);
+  const { plan, n, exact } = resolve(signatures, options, 'findClustersMinHash');
   const k = plan.numPerm;
   const needed = minEqual(plan.threshold, k);
   const parent = new Uint32Array(n);

@@ -13,7 +13,7 @@ import { bandEqual, bandKey, equalPositions, minEqual } from './minhash-bands.js
 import { decodeMinHashLsh, encodeMinHashLsh } from './minhash-format.js';
 import { checkInteger, checkSignatures } from './minhash-options.js';
 import { checkQueryThreshold, planMinHashLsh } from './minhash-plan.js';
-import type { MinHashLshOptions, MinHashQueryManyResult, MinHashQueryOptions, MinHashQueryResult } from './minhash-types.js';
+import { MINHASH_LSH_OPTIONS, MINHASH_QUERY_OPTIONS, type MinHashLshOptions, type MinHashQueryManyResult, type MinHashQueryOptions, type MinHashQueryResult } from './minhash-types.js';
 import { checkOptions, describe } from './validate.js';
 
 /** A table entry never used. */
@@ -117,7 +117,7 @@ export class MinHashLSH {
    * @throws {TypeError | RangeError} for bad options.
    */
   constructor(options?: MinHashLshOptions) {
-    const plan = planMinHashLsh(options === undefined ? undefined : checkOptions(options));
+    const plan = planMinHashLsh(options === undefined ? undefined : checkOptions(options, MINHASH_LSH_OPTIONS, 'MinHashLSH'));
     this.threshold = plan.threshold;
     this.numPerm = plan.numPerm;
     this.bands = plan.bands;
@@ -281,7 +281,7 @@ export class MinHashLSH {
   }
 
   #queryOptions(options: MinHashQueryOptions | undefined): { needed: number; limit: number } {
-    const o = options === undefined ? {} : checkOptions(options);
+    const o = options === undefined ? {} : checkOptions(options, MINHASH_QUERY_OPTIONS, 'MinHashLSH.query');
     const threshold = checkQueryThreshold(o.threshold, 'options.threshold', this.threshold);
     const limit = checkInteger(o.limit, 'options.limit', 0, 0xffff_ffff, 0xffff_ffff);
     return { needed: minEqual(threshold, this.numPerm), limit };

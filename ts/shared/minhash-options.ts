@@ -1,6 +1,6 @@
 /** Validation and defaults of the MinHash options, shared by both entries. */
 
-import type { DatasketchOptions, MinHashOptions } from './minhash-types.js';
+import { DATASKETCH_OPTIONS, MINHASH_OPTIONS, type DatasketchOptions, type MinHashOptions } from './minhash-types.js';
 import { resolveTextOptions, type ResolvedTextOptions } from './text-options.js';
 import { checkOptions, describe } from './validate.js';
 
@@ -30,12 +30,12 @@ export function checkInteger(value: unknown, name: string, min: number, max: num
 }
 
 /** Checks MinHash options and fills in the defaults. */
-export function resolveMinHashOptions(options: MinHashOptions | undefined): ResolvedMinHashOptions {
-  const o = options === undefined ? {} : checkOptions(options);
+export function resolveMinHashOptions(options: MinHashOptions | undefined, where = 'minhash'): ResolvedMinHashOptions {
+  const o = options === undefined ? {} : checkOptions(options, MINHASH_OPTIONS, where);
   const numPerm = checkInteger(o.numPerm, 'options.numPerm', 1, MAX_NUM_PERM, DEFAULT_NUM_PERM);
   // The weighting is irrelevant to a set; the text pipeline's own checks cover the rest.
   const { numPerm: _numPerm, ...text } = o;
-  return { numPerm, text: resolveTextOptions({ ...text, weighting: 'binary' }) };
+  return { numPerm, text: resolveTextOptions({ ...text, weighting: 'binary' }, where) };
 }
 
 /** {@link DatasketchOptions} with every default filled in. */
@@ -46,8 +46,8 @@ export interface ResolvedDatasketchOptions {
 }
 
 /** Checks datasketch options and fills in the defaults. */
-export function resolveDatasketchOptions(options: DatasketchOptions | undefined): ResolvedDatasketchOptions {
-  const o = options === undefined ? {} : checkOptions(options);
+export function resolveDatasketchOptions(options: DatasketchOptions | undefined, where = 'datasketchMinhash'): ResolvedDatasketchOptions {
+  const o = options === undefined ? {} : checkOptions(options, DATASKETCH_OPTIONS, where);
   const scheme = o.scheme === undefined ? 'affine32' : o.scheme;
   if (typeof scheme !== 'string') throw new TypeError(`options.scheme must be a string, 'affine32' or 'legacy', got ${describe(scheme)}`);
   if (scheme !== 'affine32' && scheme !== 'legacy') {

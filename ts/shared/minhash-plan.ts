@@ -5,7 +5,7 @@
  * (the curve below the threshold) and false negatives (above it, under 1).
  */
 
-import type { MinHashLshOptions, MinHashLshPlan } from './minhash-types.js';
+import { MINHASH_LSH_OPTIONS, type MinHashLshOptions, type MinHashLshPlan } from './minhash-types.js';
 import { checkInteger, DEFAULT_NUM_PERM, MAX_NUM_PERM } from './minhash-options.js';
 import { checkOptions, describe } from './validate.js';
 
@@ -72,7 +72,7 @@ export function checkQueryThreshold(value: unknown, name: string, fallback: numb
  * @throws {TypeError | RangeError} for bad options.
  */
 export function planMinHashLsh(options?: MinHashLshOptions): MinHashLshPlan {
-  const o = options === undefined ? {} : checkOptions(options);
+  const o = options === undefined ? {} : checkOptions(options, MINHASH_LSH_OPTIONS, 'planMinHashLsh');
   const threshold = checkThreshold(o.threshold, 'options.threshold', DEFAULT_THRESHOLD);
   const numPerm = checkInteger(o.numPerm, 'options.numPerm', 1, MAX_NUM_PERM, DEFAULT_NUM_PERM);
   const fpWeight = checkWeight(o.falsePositiveWeight, 'options.falsePositiveWeight');

@@ -1,6 +1,7 @@
 /** Types of the MinHash API, shared by both entries. */
 
 import type { TextOptions } from './types.js';
+import { optionKeys } from './validate.js';
 
 /**
  * Options of `minhash` and `minhashMany`. Over text, the text options choose the features
@@ -87,3 +88,15 @@ export interface MinHashQueryOptions {
 export interface MinHashQueryManyResult extends MinHashQueryResult {
   readonly offsets: Uint32Array;
 }
+
+/**
+ * The names of {@link MinHashOptions}, and `weighting`: the text options of `fingerprint` may be
+ * given as they are, their weighting ignored (a set has none).
+ */
+export const MINHASH_OPTIONS = [...optionKeys<MinHashOptions>({ numPerm: true, unit: true, size: true, normalize: true, lowercase: true, seed: true }), 'weighting'];
+/** The names of {@link DatasketchOptions}. */
+export const DATASKETCH_OPTIONS = optionKeys<DatasketchOptions>({ numPerm: true, seed: true, scheme: true });
+/** The names of {@link MinHashLshOptions}. */
+export const MINHASH_LSH_OPTIONS = optionKeys<MinHashLshOptions>({ threshold: true, numPerm: true, falsePositiveWeight: true, falseNegativeWeight: true, bands: true, rows: true });
+/** The names of {@link MinHashQueryOptions}. */
+export const MINHASH_QUERY_OPTIONS = optionKeys<MinHashQueryOptions>({ threshold: true, limit: true });

@@ -16,7 +16,7 @@
  */
 
 import { PARTS_CODE, checkParts } from './filter.js';
-import type { PlanTablesOptions, TablePlan } from './types.js';
+import { PLAN_TABLES_OPTIONS, type PlanTablesOptions, type TablePlan } from './types.js';
 import { MAX_TABLES, checkBlocks, checkDistance, checkOptions, describe } from './validate.js';
 
 /** Radix digits are at most this many bits (matches the Rust core's sort). */
@@ -259,7 +259,7 @@ function describeParts(n: number, distance: number, use: 'batch' | 'index', part
  * @throws {TypeError | RangeError} for an invalid option.
  */
 export function planTables(options: PlanTablesOptions): TablePlan {
-  const opts = checkOptions(options);
+  const opts = checkOptions(options, PLAN_TABLES_OPTIONS, 'planTables');
   const n = checkCount(opts.n, 'n');
   const distance = checkDistance(opts.distance);
   const use = checkUse(opts.use);

@@ -1,6 +1,6 @@
 /** Validation and defaults of {@link TextOptions}, shared by both entries. */
 
-import type { TextOptions } from './types.js';
+import { TEXT_OPTIONS, type TextOptions } from './types.js';
 import { checkOptions, checkU64, describe } from './validate.js';
 
 /** The version of the text fingerprint specification both entries implement. */
@@ -38,8 +38,8 @@ function flag(value: unknown, name: string): boolean {
  *
  * @throws {TypeError | RangeError} naming the option at fault.
  */
-export function resolveTextOptions(options: TextOptions | undefined): ResolvedTextOptions {
-  const o = options === undefined ? {} : checkOptions(options);
+export function resolveTextOptions(options: TextOptions | undefined, where = 'the text options', known: readonly string[] = TEXT_OPTIONS): ResolvedTextOptions {
+  const o = options === undefined ? {} : checkOptions(options, known, where);
   const unit = choice(o.unit, 'options.unit', ['word', 'char'] as const, 'word');
   let size: number = DEFAULT_SIZE[unit];
   if (o.size !== undefined) {

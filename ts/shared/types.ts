@@ -5,6 +5,8 @@
  * identical results for identical inputs.
  */
 
+import { optionKeys } from './validate.js';
+
 /**
  * A fixed-length array of unsigned 64-bit values owned by one implementation.
  *
@@ -343,3 +345,16 @@ export interface SimHashIndexConstructor {
   deserialize(bytes: Uint8Array): SimHashIndex;
   readonly prototype: SimHashIndex;
 }
+
+/** The names of {@link FindAllOptions}. */
+export const FIND_ALL_OPTIONS = optionKeys<FindAllOptions>({ distance: true, blocks: true, parts: true, maxPairs: true });
+/** The names of {@link TextOptions}. */
+export const TEXT_OPTIONS = optionKeys<TextOptions>({ unit: true, size: true, weighting: true, normalize: true, lowercase: true, seed: true });
+/** The names of {@link FindClustersOptions}. */
+export const FIND_CLUSTERS_OPTIONS = optionKeys<FindClustersOptions>({ distance: true, blocks: true, parts: true });
+/** The names of {@link PlanTablesOptions}. */
+export const PLAN_TABLES_OPTIONS = optionKeys<PlanTablesOptions>({ n: true, distance: true, use: true, blocks: true, parts: true, family: true, maxTables: true });
+/** The names of {@link SimHashIndexOptions}. */
+export const SIMHASH_INDEX_OPTIONS = optionKeys<SimHashIndexOptions>({ distance: true, blocks: true, parts: true });
+/** The names of {@link QueryOptions}. */
+export const QUERY_OPTIONS = optionKeys<QueryOptions>({ distance: true, limit: true });

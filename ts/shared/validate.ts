@@ -151,12 +151,70 @@ export function checkMaxPairs(maxPairs: unknown, name = 'maxPairs'): number {
   return maxPairs;
 }
 
-/** Checks that an options argument is a plain object. */
-export function checkOptions(options: unknown, name = 'options'): Record<string, unknown> {
+/**
+ * The option names of an options type `T`, as a list: the object literal must name every key of
+ * `T` and no other, so the compiler keeps the list and the type equal.
+ */
+export function optionKeys<T>(keys: { readonly [K in keyof Required<T>]: true }): readonly string[] {
+  return Object.keys(keys);
+}
+
+/** Option names of datasketch and of Python's `simhash` that users bring, with the name meant here. */
+const FOREIGN_NAMES: Readonly<Record<string, string>> = {
+  num_perm: 'numPerm',
+  false_positive_weight: 'falsePositiveWeight',
+  false_negative_weight: 'falseNegativeWeight',
+  weights: 'falsePositiveWeight and falseNegativeWeight',
+  params: 'bands and rows',
+  k: 'distance',
+};
+
+/**
+ * Checks that an options argument is a plain object whose keys are all among `known`: a
+ * misspelled option would otherwise leave its default in force without a word. `where` names the
+ * call in the message, with the option meant when one is close or a foreign spelling of it.
+ */
+export function checkOptions(options: unknown, known: readonly string[], where: string, name = 'options'): Record<string, unknown> {
   if (typeof options !== 'object' || options === null || Array.isArray(options)) {
     throw new TypeError(`${name} must be an object, got ${describe(options)}`);
   }
+  for (const key of Object.keys(options)) {
+    if (!known.includes(key)) throw new TypeError(`unknown option '${key}' of ${where}${meant(key, known)}`);
+  }
   return options as Record<string, unknown>;
+}
+
+/** What an unknown option was probably meant to be, as a parenthesis (empty when nothing is close). */
+function meant(key: string, known: readonly string[]): string {
+  const foreign = FOREIGN_NAMES[key];
+  if (foreign !== undefined && foreign.split(' and ').every((k) => known.includes(k))) {
+    return ` (${key} is spelt ${foreign} here)`;
+  }
+  const plain = (s: string): string => s.toLowerCase().replace(/[_-]/g, '');
+  let best: string | undefined;
+  let bestDistance = Infinity;
+  for (const candidate of known) {
+    const d = editDistance(plain(key), plain(candidate));
+    if (d < bestDistance && d <= Math.max(1, Math.floor(candidate.length / 3))) {
+      best = candidate;
+      bestDistance = d;
+    }
+  }
+  return best === undefined ? `; the options are ${known.join(', ')}` : ` (did you mean '${best}'?)`;
+}
+
+/** The edit distance of two short strings: insertions, deletions, substitutions and swaps of two neighbours. */
+function editDistance(a: string, b: string): number {
+  const rows: number[][] = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let d = Math.min(rows[i - 1]![j]! + 1, rows[i]![j - 1]! + 1, rows[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, rows[i - 2]![j - 2]! + 1);
+      rows[i]![j] = d;
+    }
+  }
+  return rows[a.length]![b.length]!;
 }
 
 /**

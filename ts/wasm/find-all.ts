@@ -5,7 +5,7 @@ import { CallScope } from './marshal.js';
 import { explicitFilter } from '../shared/filter.js';
 import { chooseFilter } from '../shared/plan.js';
 import { throwIfFailed } from './status.js';
-import type { FindAllOptions, PairResult, U64Input } from '../shared/types.js';
+import { FIND_ALL_OPTIONS, type FindAllOptions, type PairResult, type U64Input } from '../shared/types.js';
 import { DEFAULT_MAX_PAIRS, checkDistance, checkMaxPairs, checkOptions } from '../shared/validate.js';
 import { WHOLE_SEARCH, checkWorkSlice, type WorkSlice } from '../shared/work-slice.js';
 
@@ -38,7 +38,7 @@ export function findAllSlice(fingerprints: U64Input, options: FindAllOptions, sl
     try {
       // The input is checked first, as in every other function and in the pure entry.
       const input = scope.u64(fingerprints, 'fingerprints');
-      const opts = checkOptions(options);
+      const opts = checkOptions(options, FIND_ALL_OPTIONS, 'findAll');
       const distance = checkDistance(opts.distance);
       const filter = explicitFilter(opts, distance);
       const maxPairs = opts.maxPairs === undefined ? DEFAULT_MAX_PAIRS : checkMaxPairs(opts.maxPairs);

@@ -15,7 +15,7 @@ import { describe } from '../shared/validate.js';
 /** Texts are encoded into WebAssembly memory and sketched in batches of about this size. */
 const BATCH_BYTES = 4 << 20;
 
-const TEXT = resolveTextOptions(undefined);
+const TEXT = resolveTextOptions(undefined, 'TextSketches');
 
 interface Handle {
   readonly pointer: number;

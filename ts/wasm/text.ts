@@ -200,7 +200,7 @@ function fingerprintBatch(texts: readonly string[], options: ResolvedTextOptions
  * @throws {TypeError | RangeError} for bad options.
  */
 export function fingerprintPacked(packed: PackedTexts, options?: TextOptions): BigUint64Array {
-  const resolved = resolveTextOptions(options);
+  const resolved = resolveTextOptions(options, 'fingerprintPacked');
   const c = codes(resolved);
   const out = new BigUint64Array(packed.ends.length);
   fingerprintEncoded((scope, live) => encodePacked(scope, live, packed, resolved), out.length, c, out, 0, 'fingerprintMany');
@@ -222,7 +222,7 @@ export function fingerprintPacked(packed: PackedTexts, options?: TextOptions): B
  * @throws {TypeError | RangeError} for an element that is not a string, or bad options.
  */
 export function fingerprintMany(texts: readonly string[] | Iterable<string>, options?: TextOptions): BigUint64Array {
-  const resolved = resolveTextOptions(options);
+  const resolved = resolveTextOptions(options, 'fingerprintMany');
   const c = codes(resolved);
   if (texts === null || typeof texts !== 'object' || !(Symbol.iterator in texts)) {
     throw new TypeError(`texts must be an array or an iterable of strings, got ${describe(texts)}`);
@@ -266,7 +266,7 @@ export function fingerprintMany(texts: readonly string[] | Iterable<string>, opt
  * @throws {TypeError | RangeError} if `text` is not a string, or bad options.
  */
 export function fingerprint(text: string, options?: TextOptions): bigint {
-  const resolved = resolveTextOptions(options);
+  const resolved = resolveTextOptions(options, 'fingerprint');
   if (typeof text !== 'string') throw new TypeError(`text must be a string, got ${describe(text)}`);
   const out = new BigUint64Array(1);
   fingerprintBatch([text], resolved, codes(resolved), out, 0, 'fingerprint');
@@ -296,7 +296,7 @@ export function featurelessPositions(texts: readonly string[], fingerprints: Big
  * @throws {TypeError | RangeError} if `text` is not a string, or bad options.
  */
 export function features(text: string, options?: TextOptions): BigUint64Array {
-  const resolved = resolveTextOptions(options);
+  const resolved = resolveTextOptions(options, 'features');
   const c = codes(resolved);
   const normalized = normalizeRuns(text, resolved);
   return withInstance((live) => {
