@@ -88,7 +88,7 @@ describe('dedup', () => {
 
   it('prints one JSON object with --json', () => {
     const dir = tree('json', { 'a.txt': mitA, 'b.txt': mitB, 'c.txt': apache });
-    const { status, stdout } = run(['dedup', dir, '--json', '--distance', '12', '--unit', 'char', '--size', '5']);
+    const { status, stdout } = run(['dedup', dir, '--json', '--method', 'simhash', '--distance', '12', '--unit', 'char', '--size', '5']);
     expect(status).toBe(0);
     const report = JSON.parse(stdout) as JsonReport;
     expect(report).toMatchObject({ distance: 12, unit: 'char', size: 5, weighting: 'binary', documents: 3, featureless: [], skipped: [], skippedCount: 0 });
@@ -254,20 +254,31 @@ describe('usage', () => {
     [[], 'missing command'],
     [['dedupe', 'x'], "unknown command 'dedupe'"],
     [['dedup'], 'at least one file'],
-    [['dedup', 'x', '--distance', '65'], '--distance must be an integer in 0..64'],
+    [['dedup', 'x', '--method', 'simhash', '--distance', '65'], '--distance must be an integer in 0..64'],
     [['dedup', 'x', '--distance'], '--distance needs a value'],
-    [['dedup', 'x', '--size', '0'], '--size must be an integer in 1..64'],
-    [['dedup', 'x', '--unit', 'line'], '--unit must be word or char'],
-    [['dedup', 'x', '--weighting', 'idf'], '--weighting must be tf or binary'],
+    [['dedup', 'x', '--method', 'simhash', '--size', '0'], '--size must be an integer in 1..64'],
+    [['dedup', 'x', '--method', 'minhash', '--unit', 'line'], '--unit must be word or char'],
+    [['dedup', 'x', '--method', 'simhash', '--weighting', 'idf'], '--weighting must be tf or binary'],
     [['dedup', 'x', '--field', 'body'], '--field and --id apply to JSON Lines input'],
     [['dedup', 'x', '--frobnicate'], 'unknown option --frobnicate'],
     [['dedup', '-', '-'], 'standard input) can be given only once'],
-    [['dedup', 'x', '--distance', '-1'], "--distance must be an integer in 0..64, got '-1'"],
-    [['dedup', 'x', '--size', '-3'], "--size must be an integer in 1..64, got '-3'"],
+    [['dedup', 'x', '--method', 'simhash', '--distance', '-1'], "--distance must be an integer in 0..64, got '-1'"],
+    [['dedup', 'x', '--method', 'simhash', '--size', '-3'], "--size must be an integer in 1..64, got '-3'"],
     [['dedup', 'x', '--max-bytes', '0'], '--max-bytes must be a size in bytes'],
     [['dedup', 'x', '--max-bytes', '1T'], '--max-bytes must be a size in bytes'],
     [['dedup', 'x', '--max-bytes', '513M'], '--max-bytes must be a size in bytes'],
-    [['dedup', 'x', '--method', 'minhash', '--redis', 'redis://127.0.0.1:1'], '--redis shares a SimHash index'],
+    [['dedup', 'x', '--method', 'minhash', '--redis', 'redis://127.0.0.1:1'], '--redis applies to --method simhash, not to --method minhash: add --method simhash'],
+    // An option of one method never switches methods, nor is ignored: the default is adaptive.
+    [['dedup', 'x', '--distance', '10'], '--distance applies to --method simhash, not to --method adaptive (the default method, adaptive, chooses by length): add --method simhash'],
+    [['dedup', 'x', '--threshold', '0.5'], '--threshold applies to --method minhash, not to --method adaptive'],
+    [['dedup', 'x', '--unit', 'char'], '--unit applies to --method simhash or --method minhash, not to --method adaptive'],
+    [['dedup', 'x', '--size', '2'], '--size applies to --method simhash or --method minhash'],
+    [['dedup', 'x', '--weighting', 'tf'], '--weighting applies to --method simhash'],
+    [['dedup', 'x', '--redis', 'redis://127.0.0.1:1'], '--redis applies to --method simhash'],
+    [['dedup', 'x', '--method', 'adaptive', '--distance', '3'], '--distance applies to --method simhash, not to --method adaptive: add'],
+    [['dedup', 'x', '--method', 'minhash', '--distance', '3'], '--distance applies to --method simhash, not to --method minhash'],
+    [['dedup', 'x', '--method', 'minhash', '--weighting', 'tf'], '--weighting applies to --method simhash, not to --method minhash'],
+    [['dedup', 'x', '--method', 'simhash', '--threshold', '0.5'], '--threshold applies to --method minhash, not to --method simhash'],
   ])('%j exits 2 with a usage message', (args, message) => {
     const { status, stdout, stderr } = run(args);
     expect(status).toBe(2);
@@ -329,12 +340,12 @@ describe('usage', () => {
   });
 
   it('refuses options of the other method and bad thresholds', () => {
-    expect(run(['dedup', '.', '--method', 'minhash', '--distance', '3']).stderr).toContain('--distance and --weighting apply to --method simhash');
+    expect(run(['dedup', '.', '--method', 'minhash', '--distance', '3']).stderr).toContain('--distance applies to --method simhash, not to --method minhash');
     expect(run(['dedup', '.', '--threshold', '0.8']).stderr).toContain('--threshold applies to --method minhash');
     expect(run(['dedup', '.', '--method', 'minhash', '--threshold', '1.5']).status).toBe(2);
     expect(run(['dedup', '.', '--method', 'lsh']).stderr).toContain("--method must be adaptive, simhash or minhash, got 'lsh'");
-    expect(run(['dedup', '.', '--method', 'adaptive', '--distance', '3']).stderr).toContain('--distance chooses what --method adaptive chooses by length');
-    expect(run(['dedup', '.', '--method', 'adaptive', '--redis', 'redis://127.0.0.1:1']).stderr).toContain('--redis shares a SimHash index: add --method simhash');
+    expect(run(['dedup', '.', '--method', 'adaptive', '--distance', '3']).stderr).toContain('--distance applies to --method simhash, not to --method adaptive: add --method simhash');
+    expect(run(['dedup', '.', '--method', 'adaptive', '--redis', 'redis://127.0.0.1:1']).stderr).toContain('--redis applies to --method simhash, not to --method adaptive: add --method simhash');
   });
 
   it('prints help, with the exit codes, and the version', () => {
@@ -423,8 +434,7 @@ describe('decisions', () => {
     // SimHash over word 3-shingles misses the edited title: a one-word edit changes most of its shingles.
     const simhash = JSON.parse(run(['dedup', '-', '--jsonl', '--id', 'id', '--json', '--method', 'simhash'], input).stdout) as { decisions: Decision[] };
     expect(simhash.decisions.filter((d) => !d.kept).map((d) => d.id)).toEqual(['page-edited']);
-    // Spelling out a SimHash option keeps its meaning from before the adaptive default.
-    expect(JSON.parse(run(['dedup', '-', '--jsonl', '--json', '--distance', '3'], input).stdout)).toMatchObject({ method: 'simhash', distance: 3 });
+    expect(JSON.parse(run(['dedup', '-', '--jsonl', '--json', '--method', 'simhash', '--distance', '3'], input).stdout)).toMatchObject({ method: 'simhash', distance: 3 });
   });
 
   it('--keep chooses the document of a family that is kept; the distances are to it', () => {
@@ -479,9 +489,27 @@ describe('decisions', () => {
     ]);
     expect(report.decisions.map((d) => d.id)).not.toContain(join(dir, 'GFDL'));
     const table = run(['dedup', dir]).stdout;
-    expect(table).toContain(`Other paths of files read above (links; never kept or removed on their own): 2\n  ${join(dir, 'GFDL')} -> ${join(dir, 'GFDL-1.3')}\n`);
+    expect(table).toContain(`Other paths of files read above (links; removed with their file, never on their own): 2\n  ${join(dir, 'GFDL')} -> ${join(dir, 'GFDL-1.3')}\n`);
     // The same file named twice is read once, and is no alias of itself.
     expect(JSON.parse(run(['dedup', join(dir, 'gfdl-1.2'), join(dir, 'gfdl-1.2'), '--json']).stdout)).toMatchObject({ documents: 1, aliases: [] });
+  });
+
+  it('deletes through the documented recipe leaving no link dangling, and a second run finds nothing to remove', () => {
+    const dir = tree('recipe', { 'a.txt': mitA, 'b.txt': mitA.replace('Permission', 'Permissions'), 'c.txt': apache });
+    symlinkSync('b.txt', join(dir, 'b-link.txt'));
+    linkSync(join(dir, 'b.txt'), join(dir, 'b-hard.txt'));
+    const removed = run(['dedup', dir, '--removed', '--null']).stdout.split('\0').filter(Boolean);
+    expect(removed.sort()).toEqual([join(dir, 'b-hard.txt'), join(dir, 'b-link.txt'), join(dir, 'b.txt')].sort());
+    const cli = join(root, 'dist', 'esm', 'cli', 'main.js');
+    const recipe = (): ReturnType<typeof spawnSync> =>
+      spawnSync('sh', ['-c', `"${process.execPath}" "${cli}" dedup "${dir}" --removed --null | xargs -0 -r rm --`], { encoding: 'utf8' });
+    const first = recipe();
+    expect([first.status, first.stderr]).toEqual([0, '']);
+    expect(readdirSync(dir).sort()).toEqual(['a.txt', 'c.txt']);
+    // Nothing left to remove: the recipe runs nothing and succeeds, and the run reads every input.
+    const second = recipe();
+    expect([second.status, second.stderr]).toEqual([0, '']);
+    expect(run(['dedup', dir]).status).toBe(0);
   });
 
   it('--include and --exclude choose the files read inside directories', () => {
@@ -509,7 +537,7 @@ describe('decisions', () => {
     [['--keep-field', 't'], '--keep-field names the JSON Lines field'],
     [['--jsonl', '--keep', 'oldest'], '--keep oldest with --jsonl needs --keep-field'],
     [['--include', '{a,b'], "--include: the glob '{a,b' has an unclosed '{'"],
-    [['--redis', 'redis://127.0.0.1:1', '--keep', 'last'], '--keep does not apply'],
+    [['--method', 'simhash', '--redis', 'redis://127.0.0.1:1', '--keep', 'last'], '--keep does not apply'],
   ])('%j is a usage error (exit 2)', (extra, message) => {
     const result = run(['dedup', 'x', ...extra]);
     expect(result.status).toBe(2);
@@ -557,7 +585,7 @@ describe('decisions', () => {
     mkdirSync(alone, { recursive: true });
     cpSync(join(root, 'dist'), join(alone, 'dist'), { recursive: true });
     writeFileSync(join(alone, 'package.json'), readFileSync(join(root, 'package.json')));
-    const result = spawnSync(process.execPath, [join(alone, 'dist', 'esm', 'cli', 'main.js'), 'dedup', corpus, '--redis', 'redis://127.0.0.1:1'], { encoding: 'utf8' });
+    const result = spawnSync(process.execPath, [join(alone, 'dist', 'esm', 'cli', 'main.js'), 'dedup', corpus, '--method', 'simhash', '--redis', 'redis://127.0.0.1:1'], { encoding: 'utf8' });
     expect(result.stderr).toBe('simhash-wasm: --redis needs the ioredis package, an optional peer dependency: npm install ioredis\n');
     expect(result.status).toBe(2);
   });

@@ -84,7 +84,7 @@ describe('dedup --redis', () => {
   const servers = useServers('cluster');
   const lines = corpus();
   const all = file('all.jsonl', lines);
-  const options = ['--jsonl', '--id', 'id', '--json', '--distance', '6'];
+  const options = ['--jsonl', '--id', 'id', '--json', '--method', 'simhash', '--distance', '6'];
 
   it('decides as the plain command does from one process, and keeps the rule with several at once', async () => {
     const api = await import('../../ts/index.js');
@@ -145,7 +145,7 @@ describe('dedup --redis', () => {
 
   it('refuses two documents of one name, which would share one entry of the shared index', () => {
     const twice = file('twice.jsonl', [JSON.stringify({ id: 'x', text: 'one text here' }), JSON.stringify({ id: 'x', text: 'another text entirely' })]);
-    const result = runSync([twice, '--jsonl', '--id', 'id', '--redis', servers().url, '--index', uniqueName('twice')]);
+    const result = runSync([twice, '--jsonl', '--id', 'id', '--method', 'simhash', '--redis', servers().url, '--index', uniqueName('twice')]);
     expect(result.status).toBe(2);
     expect(result.stderr).toContain("--redis: documents 1 and 2 are both named 'x'");
   });
@@ -154,7 +154,7 @@ describe('dedup --redis', () => {
     const noUrl = runSync([all, '--index', 'x']);
     expect(noUrl.status).toBe(2);
     expect(noUrl.stderr).toMatch(/--index names a shared index: add --redis URL/);
-    const badUrl = runSync([all, '--redis', 'http://127.0.0.1:1']);
+    const badUrl = runSync([all, '--method', 'simhash', '--redis', 'http://127.0.0.1:1']);
     expect(badUrl.status).toBe(2);
     expect(badUrl.stderr).toMatch(/--redis must be a redis:\/\/ URL/);
   });

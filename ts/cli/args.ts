@@ -182,20 +182,14 @@ export function parseCommandLine(argv: readonly string[]): Command {
   }
   if (values.redis !== undefined && grouping === 'components') throw new UsageError('--redis decides online: --groups components does not apply');
 
-  const method = methodOf(values);
-  if (method === 'adaptive') {
-    const chosen = (['distance', 'weighting', 'unit', 'size', 'threshold'] as const).filter((name) => values[name] !== undefined);
-    if (chosen.length > 0) {
-      throw new UsageError(`--${chosen[0]} chooses what --method adaptive chooses by length (text decision specification v3): add --method simhash or minhash`);
-    }
-    if (values.redis !== undefined) throw new UsageError('--redis shares a SimHash index: add --method simhash');
-    if (grouping === 'components') throw new UsageError('--groups components needs --method simhash or minhash');
+  const method = methodOf(values.method);
+  const foreign = METHOD_OPTIONS.find(([name, methods]) => values[name] !== undefined && !methods.includes(method));
+  if (foreign !== undefined) {
+    const [name, methods] = foreign;
+    const byDefault = method === 'adaptive' && values.method === undefined ? ' (the default method, adaptive, chooses by length)' : '';
+    throw new UsageError(`--${name} applies to ${methods.map((m) => `--method ${m}`).join(' or ')}, not to --method ${method}${byDefault}: add --method ${methods[0]}`);
   }
-  if (method === 'minhash' && (values.distance !== undefined || values.weighting !== undefined)) {
-    throw new UsageError('--distance and --weighting apply to --method simhash; MinHash takes --threshold');
-  }
-  if (method === 'simhash' && values.threshold !== undefined) throw new UsageError('--threshold applies to --method minhash');
-  if (method === 'minhash' && values.redis !== undefined) throw new UsageError('--redis shares a SimHash index: it does not apply to --method minhash');
+  if (method === 'adaptive' && grouping === 'components') throw new UsageError('--groups components needs --method simhash or minhash');
 
   return {
     kind: 'dedup',
@@ -325,15 +319,22 @@ function keepOf(text: string | undefined): Keep {
 }
 
 /**
- * The method asked for. Without `--method`, the options of SimHash (`--distance`, `--weighting`,
- * `--unit`, `--size`, `--redis`) keep their meaning from before the adaptive default: SimHash.
+ * The options that belong to some methods, and those methods: given with another method in
+ * effect (the default, adaptive, included), an option is refused rather than switching methods
+ * or being ignored.
  */
-function methodOf(values: { method?: string; distance?: string; weighting?: string; unit?: string; size?: string; redis?: string; threshold?: string }): Method {
-  const text = values.method;
-  if (text === undefined) {
-    const simhash = [values.distance, values.weighting, values.unit, values.size, values.redis].some((v) => v !== undefined);
-    return simhash || values.threshold !== undefined ? 'simhash' : 'adaptive';
-  }
+const METHOD_OPTIONS: ReadonlyArray<readonly ['distance' | 'weighting' | 'unit' | 'size' | 'threshold' | 'redis', readonly Method[]]> = [
+  ['distance', ['simhash']],
+  ['weighting', ['simhash']],
+  ['redis', ['simhash']],
+  ['threshold', ['minhash']],
+  ['unit', ['simhash', 'minhash']],
+  ['size', ['simhash', 'minhash']],
+];
+
+/** The method asked for: `--method`, or the default, adaptive. */
+function methodOf(text: string | undefined): Method {
+  if (text === undefined) return 'adaptive';
   if (text === 'adaptive' || text === 'simhash' || text === 'minhash') return text;
   throw new UsageError(`--method must be adaptive, simhash or minhash, got '${text}'`);
 }

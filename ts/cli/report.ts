@@ -26,7 +26,7 @@ export interface DedupReport {
   readonly groups: readonly Group[];
   /** With decisions: for each fingerprinted document, the position of the kept one it duplicates, or its own. */
   readonly representative: Uint32Array | undefined;
-  /** Paths of files read under another path: never kept or removed on their own. */
+  /** Paths of files read under another path: never kept or removed on their own, listed by `--removed` after their file. */
   readonly aliases: readonly Alias[];
   /** The first skipped inputs (see `skippedCount` for all of them). */
   readonly skipped: readonly Problem[];
@@ -64,7 +64,7 @@ export function* tableChunks(report: DedupReport): Generator<string> {
     before = true;
   }
   if (report.aliases.length > 0) {
-    yield `${before ? '\n' : ''}Other paths of files read above (links; never kept or removed on their own): ${count(report.aliases.length)}\n`;
+    yield `${before ? '\n' : ''}Other paths of files read above (links; removed with their file, never on their own): ${count(report.aliases.length)}\n`;
     for (const alias of report.aliases) yield `  ${alias.path} -> ${alias.of}\n`;
     before = true;
   }
@@ -100,16 +100,21 @@ function summary(report: DedupReport): string {
 
 /**
  * The documents to remove (`--removed`), in input order, each followed by `end` (a newline, or
- * NUL for `xargs -0`): every one is within the threshold of a kept document.
+ * NUL for `xargs -0`): every one is within the threshold of a kept document. A file's other paths
+ * (its symbolic and hard links among the inputs) follow it, so that deleting the list leaves no
+ * link dangling and no copy of the file behind.
  */
 export function* removedChunks(report: DedupReport, end: string): Generator<string> {
   const representative = report.representative;
   if (representative === undefined) return;
   const ids = report.fingerprinted.ids;
+  const aliases = new Map<string, string[]>();
+  for (const { path, of } of report.aliases) aliases.set(of, [...(aliases.get(of) ?? []), path]);
   let text = '';
   for (let i = 0; i < representative.length; i++) {
     if (representative[i] === i) continue;
     text += `${ids[i]}${end}`;
+    for (const alias of aliases.get(ids[i]!) ?? []) text += `${alias}${end}`;
     if (text.length >= 65536) {
       yield text;
       text = '';

@@ -12,7 +12,8 @@ export const USAGE = `usage: simhash-wasm dedup <files | directories | -> [--met
        simhash-wasm dedup ... --method minhash [--threshold J] [--unit word|char] [--size N]`;
 
 /** The full `--help` text. */
-export const HELP = `simhash-wasm: find near-duplicate text documents with SimHash fingerprints or MinHash.
+export const HELP = `simhash-wasm: find near-duplicate text documents, judged by their length by default,
+or by SimHash fingerprints or MinHash signatures.
 
 ${USAGE}
 
@@ -27,19 +28,22 @@ Inputs
 
 Options
   --method adaptive|simhash|minhash
-                      adaptive (default): texts of at most 40 distinct words compared by
-                      their words (exact Jaccard >= 0.4), longer ones by their word pairs
-                      (estimated Jaccard >= 0.62); simhash: 64-bit fingerprints, Hamming
-                      distance; minhash: 128-value signatures, estimated Jaccard similarity.
-                      --distance, --weighting, --unit, --size or --redis without --method
-                      mean simhash
+                      adaptive (default): texts below 20 distinct words are near-duplicates
+                      when they hold the same words but for a typo, a version number and
+                      a few common words; up to 40 words, when their words weighed by what
+                      they say reach a similarity of 0.7; longer ones, when their word pairs
+                      reach an estimated Jaccard similarity of 0.62 (docs/adaptive.md).
+                      simhash: 64-bit fingerprints, Hamming distance; minhash: 128-value
+                      signatures, estimated Jaccard similarity. An option marked simhash or
+                      minhash below is refused with any other method, the default included
   --distance N        simhash: most fingerprint bits (of 64) two near-duplicates differ
                       in, 0..64 (default ${DEFAULT_DISTANCE})
   --threshold J       minhash: least estimated Jaccard similarity of two near-duplicates'
                       shingle sets, in (0, 1] (default ${DEFAULT_THRESHOLD}); LSH bands are
                       planned to miss few pairs (false negative weight 0.9)
-  --unit word|char    shingle units (default word)
-  --size N            shingle length in units, 1..64 (default 3 for word, 4 for char)
+  --unit word|char    simhash, minhash: shingle units (default word)
+  --size N            simhash, minhash: shingle length in units, 1..64 (default 3 for word,
+                      4 for char)
   --weighting binary|tf
                       simhash: binary: each distinct shingle counts once; tf: every occurrence
                       counts (default ${DEFAULT_WEIGHTING}, as in the library)
@@ -52,8 +56,10 @@ Options
                       (default); components: documents joined by chains of near pairs,
                       which can reach far beyond the threshold (nothing to delete by)
   --json              print one JSON object instead of a table
-  --removed           print only the documents to remove, one a line
-  -0, --null          with --removed: end each with NUL instead of a newline (xargs -0)
+  --removed           print only the documents to remove, one a line, each file followed
+                      by its other paths (links), so deleting them leaves none dangling
+  -0, --null          with --removed: end each with NUL instead of a newline
+                      (xargs -0 -r rm --)
   --include GLOB      inside directories, read only files whose path below the directory
                       matches GLOB (* and ? within a name, ** across directories, [a-z],
                       {a,b}; a glob without / matches the file name); repeatable
@@ -69,7 +75,7 @@ Options
                       six to seven times the largest document read
   --threads N         worker threads that fingerprint and group, 1..256 (default: one per
                       available core); the output is the same for every N
-  --redis URL         dedup against a shared index in Redis or Redis Cluster
+  --redis URL         simhash: dedup against a shared index in Redis or Redis Cluster
                       (redis://host:port of any node): a document is removed when the
                       index holds a kept document within --distance, else it is kept and
                       added; processes take turns a batch at a time (needs ioredis)
