@@ -114,15 +114,44 @@ describe('dedup', () => {
     const { status, stdout, stderr } = run(['dedup', file, '--jsonl', '--field', 'body', '--id', 'key', '--json']);
     expect(status).toBe(1);
     const report = JSON.parse(stdout) as JsonReport;
-    expect(report.documents).toBe(3);
-    expect(groupIds(report)).toEqual([['first', '2']]);
+    expect(report.documents).toBe(4);
+    // A record without its id is decided under its input:line, with a warning.
+    expect(groupIds(report)).toEqual([['first', '2'], [`${file}:6`, 'apache']]);
+    expect(stderr).toContain(`simhash-wasm: warning: ${file}:6 has no string or number field 'key': decided as ${file}:6`);
     expect(report.skipped).toEqual([
       { input: `${file}:4`, reason: 'not valid JSON' },
       { input: `${file}:5`, reason: "no string field 'body'" },
-      { input: `${file}:6`, reason: "no string or number field 'key'" },
     ]);
-    expect(report.skippedCount).toBe(3);
+    expect(report.skippedCount).toBe(2);
     expect(stderr).toContain(`simhash-wasm: skipped ${file}:4: not valid JSON`);
+    // The same on the pool's workers.
+    const pooled = run(['dedup', file, '--jsonl', '--field', 'body', '--id', 'key', '--json', '--threads', '2']);
+    expect(JSON.parse(pooled.stdout)).toEqual(report);
+    expect(pooled.stderr).toBe(stderr);
+  });
+
+  it('reads nested fields by path, and lists every document read in the decisions, those without words too', () => {
+    const lines = [
+      JSON.stringify({ doc: { body: mitA, meta: { id: 'a' } } }),
+      JSON.stringify({ doc: { body: mitB, meta: { id: 'b' } } }),
+      JSON.stringify({ doc: { body: '...', meta: { id: 'empty' } } }),
+      JSON.stringify({ 'doc.body': apache, doc: { body: mitA, meta: { id: 'whole-key' } } }),
+    ];
+    const input = `${lines.join('\n')}\n`;
+    for (const threads of ['1', '2']) {
+      const result = run(['dedup', '-', '--jsonl', '--field', 'doc.body', '--id', 'doc.meta.id', '--json', '--threads', threads], input);
+      expect([result.status, result.stderr]).toEqual([0, '']);
+      const report = JSON.parse(result.stdout) as JsonReport & { decisions: unknown[] };
+      expect(report.documents).toBe(4);
+      expect(report.featureless).toEqual(['empty']);
+      // A key of the whole name comes first: the fourth record's text is the Apache licence.
+      expect(report.decisions).toEqual([
+        { id: 'a', kept: true },
+        { id: 'b', kept: false, representative: 'a', similarity: expect.any(Number) as number },
+        { id: 'whole-key', kept: true },
+        { id: 'empty', kept: true, words: false },
+      ]);
+    }
   });
 
   it('names JSON Lines records by input and line without --id, and reads them from standard input', () => {

@@ -42,7 +42,7 @@ export async function runDedup(options: DedupOptions, io: DedupIo): Promise<numb
   let progress: Progress | undefined;
   const print = (text: string): void => void (progress === undefined ? io.stderr.write(text) : progress.print(text));
   const problems = new ProblemLog(print);
-  const ids = new IdCheck(print);
+  const ids = new IdCheck(print, options.jsonl?.id);
   const { sources, aliases } = await listSources(
     options.inputs,
     (problem) => problems.report(problem),
@@ -125,7 +125,7 @@ async function dedupSources(
   } else {
     for await (const item of readDocuments(sources, options.jsonl, stdin, options.maxBytes)) {
       if (item.kind === 'document') {
-        if (checkIds && item.where !== undefined) ids.note(item.id, item.where);
+        if (checkIds && item.where !== undefined) ids.note(item.idMissing === true ? undefined : item.id, item.where);
         const wait = collector.add(item.id, item.text, scoreOf(options.keep, item));
         if (wait !== undefined) await wait;
         documents++;

@@ -79,7 +79,8 @@ export function describeError(error: unknown): string {
 /**
  * Warns when a JSON Lines id names a second record (`--id`): both are still read and decided
  * on, but a script acting on ids could not tell them apart. Ids are compared as printed, so the
- * number 7 and the string "7" are the same id.
+ * number 7 and the string "7" are the same id. Warns too when a record has no id: it is decided
+ * under its `<input>:<line>`.
  */
 export class IdCheck {
   readonly #write: (text: string) => void;
@@ -87,13 +88,22 @@ export class IdCheck {
   readonly #print: number;
   #count = 0;
 
-  constructor(write: (text: string) => void, print = 50) {
+  #missing = 0;
+  readonly #field: string;
+
+  constructor(write: (text: string) => void, field = 'id', print = 50) {
     this.#write = write;
+    this.#field = field;
     this.#print = print;
   }
 
-  /** Notes the id of the record at `where` (`<input>:<line>`). */
-  note(id: string, where: string): void {
+  /** Notes the id of the record at `where` (`<input>:<line>`), `undefined` when it has none. */
+  note(id: string | undefined, where: string): void {
+    if (id === undefined) {
+      this.#missing++;
+      if (this.#missing <= this.#print) this.#write(`simhash-wasm: warning: ${where} has no string or number field '${this.#field}': decided as ${where}\n`);
+      id = where;
+    }
     const first = this.#firstSeen.get(id);
     if (first === undefined) {
       this.#firstSeen.set(id, where);
@@ -108,8 +118,9 @@ export class IdCheck {
     return this.#count;
   }
 
-  /** Prints the total when some repeated ids went unprinted. */
+  /** Prints the totals when some warnings went unprinted. */
   finish(): void {
     if (this.#count > this.#print) this.#write(`simhash-wasm: warning: ${this.#count} records in all have the id of an earlier record\n`);
+    if (this.#missing > this.#print) this.#write(`simhash-wasm: warning: ${this.#missing} records in all have no field '${this.#field}'\n`);
   }
 }

@@ -21,6 +21,8 @@ export type Item =
       readonly time: number | undefined;
       /** Where a JSON Lines record is: `<input>:<line>`. */
       readonly where: string | undefined;
+      /** Whether a JSON Lines record lacks the id field (`--id`): its id is then `where`. */
+      readonly idMissing?: boolean;
     }
   | { readonly kind: 'skipped'; readonly input: string; readonly reason: string; readonly bytes: number };
 
@@ -131,7 +133,7 @@ async function* readJsonLines(source: Source, format: JsonLinesFormat, stdin: Re
       if ('reason' in parsed) yield { kind: 'skipped', input: `${name}:${lineNumber}`, reason: parsed.reason, bytes };
       else {
         const where = `${name}:${lineNumber}`;
-        yield { kind: 'document', id: parsed.id ?? where, text: parsed.text, bytes, time: parsed.time, where };
+        yield { kind: 'document', id: parsed.id ?? where, text: parsed.text, bytes, time: parsed.time, where, idMissing: parsed.id === undefined };
       }
     }
   }

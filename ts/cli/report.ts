@@ -161,6 +161,11 @@ export function* jsonChunks(report: DedupReport): Generator<string> {
           : { id: fingerprinted.ids[i], kept: false, representative: fingerprinted.ids[kept], ...measure(i) };
       yield `${i === 0 ? '\n' : ',\n'}${JSON.stringify(decision)}`;
     }
+    // The documents without a word are kept and compared with none: listed so that the kept
+    // documents can be read from the decisions alone.
+    for (const [k, id] of fingerprinted.featureless.entries()) {
+      yield `${representative.length + k === 0 ? '\n' : ',\n'}${JSON.stringify({ id, kept: true, words: false })}`;
+    }
     yield '\n],\n';
   }
   yield `"featureless":${JSON.stringify(fingerprinted.featureless)},\n"aliases":${JSON.stringify(report.aliases)},\n`;

@@ -60,8 +60,11 @@ export interface JsonLinesBatch {
   readonly lines: Uint32Array;
   /** The fingerprint of each usable record's text, as `fingerprintMany` gives it. */
   readonly fingerprints: BigUint64Array;
-  /** `ids[i]`: the id of `fingerprints[i]`'s record, as a string; `undefined` without `options.id`. */
-  readonly ids: readonly string[] | undefined;
+  /**
+   * `ids[i]`: the id of `fingerprints[i]`'s record, as a string, or `undefined` for a record
+   * without the id field (read all the same); `undefined` without `options.id`.
+   */
+  readonly ids: readonly (string | undefined)[] | undefined;
   /**
    * Positions in `fingerprints` of texts without a single shingle (fingerprint `0n`): leave
    * them out of searches, where they would all be at distance 0 from each other.

@@ -3,11 +3,17 @@
  * command line (one line at a time, on its own thread) and the pool's workers (a block each).
  */
 
-/** Where a record keeps its text and, optionally, its id. */
+/**
+ * Where a record keeps its text and, optionally, its id. A field is a key of the record, or a
+ * path of keys joined by `.` (`doc.body`) when the record has no key of that whole name.
+ */
 export interface JsonLinesFields {
   /** Field holding each record's text. */
   readonly field: string;
-  /** Field holding each record's id (a string or a finite number); `undefined`: records have none. */
+  /**
+   * Field holding each record's id (a string or a finite number); `undefined`: records have none.
+   * A record without it is read with no id (its reader names it by `<input>:<line>`).
+   */
   readonly id: string | undefined;
   /**
    * Field holding each record's time (a finite number, or a string `Date.parse` reads), for
@@ -16,7 +22,7 @@ export interface JsonLinesFields {
   readonly time?: string | undefined;
 }
 
-/** A record's text and, when `fields.id` names a field, its id. */
+/** A record's text and, when `fields.id` names a field the record holds, its id. */
 export interface JsonRecord {
   readonly text: string;
   readonly id: string | undefined;
@@ -51,19 +57,29 @@ export function parseRecord(line: string, fields: JsonLinesFields): JsonRecord |
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return { reason: 'not a JSON object' };
   const record = value as Record<string, unknown>;
-  const text = record[fields.field];
+  const text = fieldOf(record, fields.field);
   if (typeof text !== 'string') return { reason: `no string field '${fields.field}'` };
   let id: string | undefined;
   if (fields.id !== undefined) {
-    const value = record[fields.id];
+    const value = fieldOf(record, fields.id);
     if (typeof value === 'string') id = value;
     else if (typeof value === 'number' && Number.isFinite(value)) id = String(value);
-    else return { reason: `no string or number field '${fields.id}'` };
   }
   if (fields.time === undefined) return { text, id };
-  const time = timeOf(record[fields.time]);
+  const time = timeOf(fieldOf(record, fields.time));
   if (time === undefined) return { reason: `no number or date in field '${fields.time}'` };
   return { text, id, time };
+}
+
+/** The value of `field` in `record`: its key of that whole name, else the path of keys it joins with `.`. */
+function fieldOf(record: Record<string, unknown>, field: string): unknown {
+  if (Object.hasOwn(record, field)) return record[field];
+  let value: unknown = record;
+  for (const key of field.split('.')) {
+    if (typeof value !== 'object' || value === null || Array.isArray(value) || !Object.hasOwn(value, key)) return undefined;
+    value = (value as Record<string, unknown>)[key];
+  }
+  return value;
 }
 
 function timeOf(value: unknown): number | undefined {
@@ -79,8 +95,8 @@ export interface RecordBlock {
   readonly texts: string[];
   /** `lines[i]`: the line of `texts[i]`. */
   readonly lines: Uint32Array;
-  /** `ids[i]`: the id of `texts[i]`; `undefined` unless `fields.id` is set. */
-  readonly ids: string[] | undefined;
+  /** `ids[i]`: the id of `texts[i]` (`undefined` for a record without one); `undefined` unless `fields.id` is set. */
+  readonly ids: (string | undefined)[] | undefined;
   /** Lines that are not blank and hold no usable record, with the reason. */
   readonly skipped: { readonly line: number; readonly reason: string }[];
 }
@@ -92,7 +108,7 @@ export interface RecordBlock {
 export function parseRecordBlock(text: string, fields: JsonLinesFields): RecordBlock {
   const texts: string[] = [];
   const lineOf: number[] = [];
-  const ids: string[] | undefined = fields.id === undefined ? undefined : [];
+  const ids: (string | undefined)[] | undefined = fields.id === undefined ? undefined : [];
   const skipped: { line: number; reason: string }[] = [];
   let line = 0;
   let start = 0;
@@ -109,7 +125,7 @@ export function parseRecordBlock(text: string, fields: JsonLinesFields): RecordB
     }
     texts.push(parsed.text);
     lineOf.push(line);
-    ids?.push(parsed.id!);
+    ids?.push(parsed.id);
   }
   return { lineCount: line, texts, lines: Uint32Array.from(lineOf), ids, skipped };
 }
