@@ -48,13 +48,13 @@ interface JsonReport {
   size: number;
   weighting: string;
   documents: number;
-  groups: { members: { id: string; distance: number; fingerprint: string }[] }[];
-  featureless: string[];
+  groups: { members: { id: string | number; distance: number; fingerprint: string }[] }[];
+  featureless: (string | number)[];
   skipped: { input: string; reason: string }[];
   skippedCount: number;
 }
 
-const groupIds = (report: JsonReport): string[][] => report.groups.map((g) => g.members.map((m) => m.id));
+const groupIds = (report: JsonReport): (string | number)[][] => report.groups.map((g) => g.members.map((m) => m.id));
 
 beforeAll(() => {
   if (!existsSync(cli)) throw new Error(`${cli} is missing: run \`node scripts/build.mjs\` (npm test does) first`);
@@ -116,7 +116,7 @@ describe('dedup', () => {
     const report = JSON.parse(stdout) as JsonReport;
     expect(report.documents).toBe(4);
     // A record without its id is decided under its input:line, with a warning.
-    expect(groupIds(report)).toEqual([['first', '2'], [`${file}:6`, 'apache']]);
+    expect(groupIds(report)).toEqual([['first', 2], [`${file}:6`, 'apache']]);
     expect(stderr).toContain(`simhash-wasm: warning: ${file}:6 has no string or number field 'key': decided as ${file}:6`);
     expect(report.skipped).toEqual([
       { input: `${file}:4`, reason: 'not valid JSON' },
@@ -396,9 +396,9 @@ describe('decisions', () => {
   }
 
   interface Decision {
-    id: string;
+    id: string | number;
     kept: boolean;
-    representative?: string;
+    representative?: string | number;
     distance?: number;
     similarity?: number;
   }
@@ -430,7 +430,7 @@ describe('decisions', () => {
           : (a: string, b: string) => api.estimateJaccard(api.minhash(text(a)), api.minhash(text(b))) >= 0.6;
       for (const decision of json.decisions.filter((d) => !d.kept)) {
         expect(removed).not.toContain(decision.representative);
-        expect(near(decision.id, decision.representative!)).toBe(true);
+        expect(near(String(decision.id), String(decision.representative))).toBe(true);
       }
       // Components join the chain, whose ends are far beyond the threshold: nothing to delete by.
       if (method !== 'adaptive') {
@@ -470,7 +470,7 @@ describe('decisions', () => {
     const dir = tree('keep', { '1.txt': apache, '2.txt': `${apache} and some more words at the end of it all`, '3.txt': apache.slice(0, -200) });
     const kept = (...extra: string[]): string[] => {
       const report = JSON.parse(run(['dedup', dir, '--method', 'simhash', '--json', ...extra]).stdout) as { decisions: Decision[]; keep: string };
-      return report.decisions.filter((d) => d.kept).map((d) => d.id.slice(dir.length + 1));
+      return report.decisions.filter((d) => d.kept).map((d) => String(d.id).slice(dir.length + 1));
     };
     expect(kept()).toEqual(['1.txt']);
     expect(kept('--keep', 'last')).toEqual(['3.txt']);
@@ -491,16 +491,25 @@ describe('decisions', () => {
       { id: 'a', t: '2021-05-01T00:00:00Z', text: apache },
       { id: 'b', t: 1_700_000_000_000, text: apache.replace('Apache', 'Apachee') },
       { id: 7, t: 5, text: mpl },
-      { id: '7', t: 6, text: mitA },
+      { id: 7, t: 6, text: mitA },
       { id: 'c', text: mitB },
     ].map((record) => JSON.stringify(record));
     for (const threads of ['1', '2']) {
       const result = run(['dedup', '-', '--jsonl', '--id', 'id', '--method', 'simhash', '--keep', 'newest', '--keep-field', 't', '--json', '--threads', threads], `${lines.join('\n')}\n`);
       expect(result.status).toBe(1);
       expect(result.stderr).toContain(`skipped <stdin>:5: no number or date in field 't'`);
-      expect(result.stderr).toContain('warning: <stdin>:4 has the id "7" of <stdin>:3');
+      expect(result.stderr).toContain('warning: <stdin>:4 has the id 7 of <stdin>:3');
       const report = JSON.parse(result.stdout) as { decisions: Decision[] };
       expect(report.decisions.find((d) => d.id === 'a')).toEqual({ id: 'a', kept: false, representative: 'b', distance: expect.any(Number) as number });
+      // An id keeps its JSON type.
+      expect(report.decisions.filter((d) => d.id === 7)).toHaveLength(2);
+    }
+    // The number 7 and the string "7" print alike: the run stops, naming both records.
+    const mixed = [...lines.slice(0, 3), JSON.stringify({ id: '7', t: 6, text: mitA })];
+    for (const threads of ['1', '2']) {
+      const result = run(['dedup', '-', '--jsonl', '--id', 'id', '--removed', '--threads', threads], `${mixed.join('\n')}\n`);
+      expect([result.status, result.stdout]).toEqual([2, '']);
+      expect(result.stderr).toContain('--id: <stdin>:3 has the number 7 and <stdin>:4 the string "7", printed alike');
     }
     const lastOnPool = run(['dedup', '-', '--jsonl', '--id', 'id', '--method', 'simhash', '--keep', 'last', '--removed', '--threads', '2'], `${lines.slice(0, 2).join('\n')}\n`);
     expect(lastOnPool.stdout).toBe('a\n');
@@ -545,7 +554,7 @@ describe('decisions', () => {
     const dir = tree('globs', { 'a.txt': mitA, 'b.md': mitB, 'sub/c.txt': mitA, 'sub/deep/d.txt': mitB, 'sub/e.log': apache });
     const read = (...extra: string[]): string[] => {
       const report = JSON.parse(run(['dedup', dir, '--json', ...extra]).stdout) as { decisions: Decision[] };
-      return report.decisions.map((d) => d.id.slice(dir.length + 1)).sort();
+      return report.decisions.map((d) => String(d.id).slice(dir.length + 1)).sort();
     };
     expect(read('--include', '*.txt')).toEqual(['a.txt', 'sub/c.txt', 'sub/deep/d.txt']);
     expect(read('--include', 'sub/**', '--exclude', '*.log')).toEqual(['sub/c.txt', 'sub/deep/d.txt']);

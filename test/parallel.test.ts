@@ -251,10 +251,10 @@ describe('fingerprintJsonLines', () => {
   );
 
   /** What a decoder reading the whole input, one line at a time, finds: the oracle. */
-  function expected(bytes: Uint8Array, idField: string | undefined): { lines: number[]; texts: string[]; ids: (string | undefined)[]; skipped: { line: number; reason: string }[] } {
+  function expected(bytes: Uint8Array, idField: string | undefined): { lines: number[]; texts: string[]; ids: (string | number | undefined)[]; skipped: { line: number; reason: string }[] } {
     const all = new TextDecoder().decode(bytes).split('\n');
     if (all[all.length - 1] === '') all.pop();
-    const out = { lines: [] as number[], texts: [] as string[], ids: [] as (string | undefined)[], skipped: [] as { line: number; reason: string }[] };
+    const out = { lines: [] as number[], texts: [] as string[], ids: [] as (string | number | undefined)[], skipped: [] as { line: number; reason: string }[] };
     all.forEach((raw, k) => {
       if (raw.trim() === '') return;
       let value: unknown;
@@ -266,11 +266,11 @@ describe('fingerprintJsonLines', () => {
       if (typeof value !== 'object' || value === null || Array.isArray(value)) return out.skipped.push({ line: k + 1, reason: 'not a JSON object' });
       const record = value as { text?: unknown; id?: unknown };
       if (typeof record.text !== 'string') return out.skipped.push({ line: k + 1, reason: "no string field 'text'" });
-      // A record without its id is read all the same, with no id.
+      // A record without its id is read all the same, with no id; an id keeps its JSON type.
       const hasId = typeof record.id === 'string' || (typeof record.id === 'number' && Number.isFinite(record.id));
       out.lines.push(k + 1);
       out.texts.push(record.text);
-      out.ids.push(hasId ? String(record.id) : undefined);
+      out.ids.push(hasId ? (record.id as string | number) : undefined);
     });
     return out;
   }
@@ -285,7 +285,7 @@ describe('fingerprintJsonLines', () => {
     const whole = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
     chunks.reduce((at, c) => (whole.set(c, at), at + c.length), 0);
     const want = expected(whole, idField);
-    const got = { lines: [] as number[], fingerprints: [] as bigint[], ids: [] as (string | undefined)[], featureless: [] as number[], skipped: [] as { line: number; reason: string }[], bytes: 0 };
+    const got = { lines: [] as number[], fingerprints: [] as bigint[], ids: [] as (string | number | undefined)[], featureless: [] as number[], skipped: [] as { line: number; reason: string }[], bytes: 0 };
     async function* source(): AsyncGenerator<Uint8Array> {
       yield* chunks;
     }

@@ -125,7 +125,7 @@ async function dedupSources(
   } else {
     for await (const item of readDocuments(sources, options.jsonl, stdin, options.maxBytes)) {
       if (item.kind === 'document') {
-        if (checkIds && item.where !== undefined) ids.note(item.idMissing === true ? undefined : item.id, item.where);
+        if (checkIds && item.where !== undefined) ids.note(item.idValue, item.where);
         const wait = collector.add(item.id, item.text, scoreOf(options.keep, item));
         if (wait !== undefined) await wait;
         documents++;
@@ -152,6 +152,7 @@ async function dedupSources(
     groups: grouped.groups,
     representative: grouped.representative,
     aliases,
+    numericIds: ids.numbers,
     skipped: problems.kept,
     skippedCount: problems.count,
   };

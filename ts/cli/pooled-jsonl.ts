@@ -35,7 +35,10 @@ export async function fingerprintJsonLinesSources(
       // Reported in line order, as reading on this thread does: skipped lines, then records, per batch.
       for (const skip of batch.skipped) problems.report({ input: `${name}:${skip.line}`, reason: skip.reason });
       if (ids !== undefined && batch.ids !== undefined) batch.ids.forEach((id, i) => ids.note(id, `${name}:${batch.lines[i]}`));
-      collector.addFingerprinted(batch.fingerprints, batch.featureless, (i) => batch.ids?.[i] ?? `${name}:${batch.lines[i]}`);
+      collector.addFingerprinted(batch.fingerprints, batch.featureless, (i) => {
+        const id = batch.ids?.[i];
+        return id === undefined ? `${name}:${batch.lines[i]}` : String(id);
+      });
       documents += batch.fingerprints.length;
       progress.advance(batch.bytes, documents);
     }

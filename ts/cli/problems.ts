@@ -78,13 +78,15 @@ export function describeError(error: unknown): string {
 
 /**
  * Warns when a JSON Lines id names a second record (`--id`): both are still read and decided
- * on, but a script acting on ids could not tell them apart. Ids are compared as printed, so the
- * number 7 and the string "7" are the same id. Warns too when a record has no id: it is decided
- * under its `<input>:<line>`.
+ * on, but a script acting on ids could not tell them apart. The number 7 and the string "7"
+ * print alike, so a run holding both stops, naming the two records: `--removed` could not say
+ * which to delete. Warns too when a record has no id: it is decided under its `<input>:<line>`.
  */
 export class IdCheck {
   readonly #write: (text: string) => void;
-  readonly #firstSeen = new Map<string, string>();
+  readonly #firstSeen = new Map<string, { readonly where: string; readonly number: boolean }>();
+  /** The ids (as printed) that records hold as numbers: `--json` gives them back as numbers. */
+  readonly numbers = new Set<string>();
   readonly #print: number;
   #count = 0;
 
@@ -97,20 +99,31 @@ export class IdCheck {
     this.#print = print;
   }
 
-  /** Notes the id of the record at `where` (`<input>:<line>`), `undefined` when it has none. */
-  note(id: string | undefined, where: string): void {
-    if (id === undefined) {
+  /**
+   * Notes the id of the record at `where` (`<input>:<line>`) as the record holds it, `undefined`
+   * when it has none.
+   *
+   * @throws {Error} when a number and a string print alike (`7`, `"7"`).
+   */
+  note(value: string | number | undefined, where: string): void {
+    if (value === undefined) {
       this.#missing++;
       if (this.#missing <= this.#print) this.#write(`simhash-wasm: warning: ${where} has no string or number field '${this.#field}': decided as ${where}\n`);
-      id = where;
     }
+    const id = value === undefined ? where : String(value);
+    const number = typeof value === 'number';
     const first = this.#firstSeen.get(id);
     if (first === undefined) {
-      this.#firstSeen.set(id, where);
+      this.#firstSeen.set(id, { where, number });
+      if (number) this.numbers.add(id);
       return;
     }
+    if (first.number !== number) {
+      const [asNumber, asString] = number ? [where, first.where] : [first.where, where];
+      throw new Error(`--id: ${asNumber} has the number ${id} and ${asString} the string ${JSON.stringify(id)}, printed alike: give the records ids that tell them apart`);
+    }
     this.#count++;
-    if (this.#count <= this.#print) this.#write(`simhash-wasm: warning: ${where} has the id ${JSON.stringify(id)} of ${first}\n`);
+    if (this.#count <= this.#print) this.#write(`simhash-wasm: warning: ${where} has the id ${JSON.stringify(value ?? id)} of ${first.where}\n`);
   }
 
   /** Records whose id an earlier record has. */

@@ -21,8 +21,8 @@ export type Item =
       readonly time: number | undefined;
       /** Where a JSON Lines record is: `<input>:<line>`. */
       readonly where: string | undefined;
-      /** Whether a JSON Lines record lacks the id field (`--id`): its id is then `where`. */
-      readonly idMissing?: boolean;
+      /** A JSON Lines record's id field as the record holds it (`--id`); `undefined` when it has none, and `id` is then `where`. */
+      readonly idValue?: string | number | undefined;
     }
   | { readonly kind: 'skipped'; readonly input: string; readonly reason: string; readonly bytes: number };
 
@@ -133,7 +133,7 @@ async function* readJsonLines(source: Source, format: JsonLinesFormat, stdin: Re
       if ('reason' in parsed) yield { kind: 'skipped', input: `${name}:${lineNumber}`, reason: parsed.reason, bytes };
       else {
         const where = `${name}:${lineNumber}`;
-        yield { kind: 'document', id: parsed.id ?? where, text: parsed.text, bytes, time: parsed.time, where, idMissing: parsed.id === undefined };
+        yield { kind: 'document', id: parsed.id === undefined ? where : String(parsed.id), text: parsed.text, bytes, time: parsed.time, where, idValue: parsed.id };
       }
     }
   }

@@ -28,6 +28,8 @@ export interface DedupReport {
   readonly representative: Uint32Array | undefined;
   /** Paths of files read under another path: never kept or removed on their own, listed by `--removed` after their file. */
   readonly aliases: readonly Alias[];
+  /** The ids (as printed) that JSON Lines records hold as numbers: `--json` prints them as numbers. */
+  readonly numericIds: ReadonlySet<string>;
   /** The first skipped inputs (see `skippedCount` for all of them). */
   readonly skipped: readonly Problem[];
   readonly skippedCount: number;
@@ -126,6 +128,8 @@ export function* removedChunks(report: DedupReport, end: string): Generator<stri
 /** The report as one JSON object (docs/cli.md lists its fields), one group or decision per line. */
 export function* jsonChunks(report: DedupReport): Generator<string> {
   const { fingerprinted } = report;
+  // A JSON Lines id keeps the type its record gave it.
+  const idOf = (name: string): string | number => (report.numericIds.has(name) ? Number(name) : name);
   const settings =
     report.method === 'adaptive'
       ? { method: report.method, specification: TEXT_DECISION_VERSION }
@@ -143,8 +147,8 @@ export function* jsonChunks(report: DedupReport): Generator<string> {
     const similarity = group.similarity;
     const members = Array.from(group.members, (position, k) =>
       similarity !== undefined
-        ? { id: fingerprinted.ids[position], similarity: similarity[k] }
-        : { id: fingerprinted.ids[position], distance: group.bits[k], fingerprint: hex(fingerprinted.fingerprints[position] ?? 0n) },
+        ? { id: idOf(fingerprinted.ids[position]!), similarity: similarity[k] }
+        : { id: idOf(fingerprinted.ids[position]!), distance: group.bits[k], fingerprint: hex(fingerprinted.fingerprints[position] ?? 0n) },
     );
     yield `${g === 0 ? '\n' : ',\n'}${JSON.stringify({ members })}`;
   }
@@ -157,18 +161,18 @@ export function* jsonChunks(report: DedupReport): Generator<string> {
       const kept = representative[i]!;
       const decision =
         kept === i
-          ? { id: fingerprinted.ids[i], kept: true }
-          : { id: fingerprinted.ids[i], kept: false, representative: fingerprinted.ids[kept], ...measure(i) };
+          ? { id: idOf(fingerprinted.ids[i]!), kept: true }
+          : { id: idOf(fingerprinted.ids[i]!), kept: false, representative: idOf(fingerprinted.ids[kept]!), ...measure(i) };
       yield `${i === 0 ? '\n' : ',\n'}${JSON.stringify(decision)}`;
     }
     // The documents without a word are kept and compared with none: listed so that the kept
     // documents can be read from the decisions alone.
     for (const [k, id] of fingerprinted.featureless.entries()) {
-      yield `${representative.length + k === 0 ? '\n' : ',\n'}${JSON.stringify({ id, kept: true, words: false })}`;
+      yield `${representative.length + k === 0 ? '\n' : ',\n'}${JSON.stringify({ id: idOf(id), kept: true, words: false })}`;
     }
     yield '\n],\n';
   }
-  yield `"featureless":${JSON.stringify(fingerprinted.featureless)},\n"aliases":${JSON.stringify(report.aliases)},\n`;
+  yield `"featureless":${JSON.stringify(fingerprinted.featureless.map(idOf))},\n"aliases":${JSON.stringify(report.aliases)},\n`;
   yield `"skipped":${JSON.stringify(report.skipped)},\n"skippedCount":${report.skippedCount}}\n`;
 }
 

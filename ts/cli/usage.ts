@@ -68,8 +68,9 @@ Options
   --field F           the field holding the text (default text); needs --jsonl; a.b is the
                       field b of the object in field a, unless a record has a field "a.b"
   --id F              the field naming each document (default <input>:<line>); needs --jsonl;
-                      a repeated id is warned about with both records' <input>:<line>, and
-                      a record without the field is decided as its <input>:<line>
+                      a repeated id is warned about with both records' <input>:<line>, a
+                      number and a string printed alike (7, "7") stop the run, and a record
+                      without the field is decided as its <input>:<line>
   --keep-field F      with --jsonl and --keep newest or oldest: the field holding each
                       record's time (a number, or a date such as 2024-05-01T12:00:00Z)
   --max-bytes N       largest file read as one document, in bytes, with an optional K, M

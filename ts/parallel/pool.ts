@@ -61,10 +61,11 @@ export interface JsonLinesBatch {
   /** The fingerprint of each usable record's text, as `fingerprintMany` gives it. */
   readonly fingerprints: BigUint64Array;
   /**
-   * `ids[i]`: the id of `fingerprints[i]`'s record, as a string, or `undefined` for a record
-   * without the id field (read all the same); `undefined` without `options.id`.
+   * `ids[i]`: the id of `fingerprints[i]`'s record as the record holds it (a string or a finite
+   * number), or `undefined` for a record without the id field (read all the same); `undefined`
+   * without `options.id`.
    */
-  readonly ids: readonly (string | undefined)[] | undefined;
+  readonly ids: readonly (string | number | undefined)[] | undefined;
   /**
    * Positions in `fingerprints` of texts without a single shingle (fingerprint `0n`): leave
    * them out of searches, where they would all be at distance 0 from each other.

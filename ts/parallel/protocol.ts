@@ -81,7 +81,7 @@ export interface JsonLinesBlock {
   readonly lineCount: number;
   readonly lines: Uint32Array;
   readonly fingerprints: BigUint64Array;
-  readonly ids: (string | undefined)[] | undefined;
+  readonly ids: (string | number | undefined)[] | undefined;
   /** Positions in `fingerprints` of texts without a single shingle. */
   readonly featureless: Uint32Array;
   readonly skipped: { readonly line: number; readonly reason: string }[];

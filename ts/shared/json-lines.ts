@@ -22,10 +22,10 @@ export interface JsonLinesFields {
   readonly time?: string | undefined;
 }
 
-/** A record's text and, when `fields.id` names a field the record holds, its id. */
+/** A record's text and, when `fields.id` names a field the record holds, its id as the record holds it. */
 export interface JsonRecord {
   readonly text: string;
-  readonly id: string | undefined;
+  readonly id: string | number | undefined;
   /** The record's time as a number (milliseconds for a date), when `fields.time` is set. */
   readonly time?: number;
 }
@@ -59,11 +59,10 @@ export function parseRecord(line: string, fields: JsonLinesFields): JsonRecord |
   const record = value as Record<string, unknown>;
   const text = fieldOf(record, fields.field);
   if (typeof text !== 'string') return { reason: `no string field '${fields.field}'` };
-  let id: string | undefined;
+  let id: string | number | undefined;
   if (fields.id !== undefined) {
     const value = fieldOf(record, fields.id);
-    if (typeof value === 'string') id = value;
-    else if (typeof value === 'number' && Number.isFinite(value)) id = String(value);
+    if (typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value))) id = value;
   }
   if (fields.time === undefined) return { text, id };
   const time = timeOf(fieldOf(record, fields.time));
@@ -95,8 +94,8 @@ export interface RecordBlock {
   readonly texts: string[];
   /** `lines[i]`: the line of `texts[i]`. */
   readonly lines: Uint32Array;
-  /** `ids[i]`: the id of `texts[i]` (`undefined` for a record without one); `undefined` unless `fields.id` is set. */
-  readonly ids: (string | undefined)[] | undefined;
+  /** `ids[i]`: the id of `texts[i]` as the record holds it (`undefined` for a record without one); `undefined` unless `fields.id` is set. */
+  readonly ids: (string | number | undefined)[] | undefined;
   /** Lines that are not blank and hold no usable record, with the reason. */
   readonly skipped: { readonly line: number; readonly reason: string }[];
 }
@@ -108,7 +107,7 @@ export interface RecordBlock {
 export function parseRecordBlock(text: string, fields: JsonLinesFields): RecordBlock {
   const texts: string[] = [];
   const lineOf: number[] = [];
-  const ids: (string | undefined)[] | undefined = fields.id === undefined ? undefined : [];
+  const ids: (string | number | undefined)[] | undefined = fields.id === undefined ? undefined : [];
   const skipped: { line: number; reason: string }[] = [];
   let line = 0;
   let start = 0;
