@@ -124,10 +124,12 @@ describe('dedup', () => {
     ]);
     expect(report.skippedCount).toBe(2);
     expect(stderr).toContain(`simhash-wasm: skipped ${file}:4: not valid JSON`);
-    // The same on the pool's workers.
-    const pooled = run(['dedup', file, '--jsonl', '--field', 'body', '--id', 'key', '--json', '--threads', '2']);
-    expect(JSON.parse(pooled.stdout)).toEqual(report);
-    expect(pooled.stderr).toBe(stderr);
+    // The same when the pool's workers parse the records (SimHash, in input order).
+    const simhash = ['dedup', file, '--jsonl', '--field', 'body', '--id', 'key', '--json', '--method', 'simhash'];
+    const [alone, pooled] = [run([...simhash, '--threads', '1']), run([...simhash, '--threads', '2'])];
+    expect(JSON.parse(pooled.stdout)).toEqual(JSON.parse(alone.stdout));
+    expect(pooled.stderr).toBe(alone.stderr);
+    expect(pooled.stderr).toContain(`${file}:6 has no string or number field 'key'`);
   });
 
   it('reads nested fields by path, and lists every document read in the decisions, those without words too', () => {
@@ -475,6 +477,9 @@ describe('decisions', () => {
     expect(kept()).toEqual(['1.txt']);
     expect(kept('--keep', 'last')).toEqual(['3.txt']);
     expect(kept('--keep', 'longest')).toEqual(['2.txt']);
+    // Characters are code points: ten astral letters (twenty UTF-16 units) are shorter than fifteen ASCII ones.
+    const records = [JSON.stringify({ id: 'astral', text: `${mitA} ${'𝒜'.repeat(10)}` }), JSON.stringify({ id: 'ascii', text: `${mitA} abcdefghijklmno` })];
+    expect(run(['dedup', '-', '--jsonl', '--id', 'id', '--keep', 'longest', '--removed'], `${records.join('\n')}\n`).stdout).toBe('astral\n');
     expect(kept('--keep', 'shortest')).toEqual(['3.txt']);
     utimesSync(join(dir, '1.txt'), new Date('2020-01-01'), new Date('2020-01-01'));
     utimesSync(join(dir, '2.txt'), new Date('2024-01-01'), new Date('2024-01-01'));
@@ -507,7 +512,7 @@ describe('decisions', () => {
     // The number 7 and the string "7" print alike: the run stops, naming both records.
     const mixed = [...lines.slice(0, 3), JSON.stringify({ id: '7', t: 6, text: mitA })];
     for (const threads of ['1', '2']) {
-      const result = run(['dedup', '-', '--jsonl', '--id', 'id', '--removed', '--threads', threads], `${mixed.join('\n')}\n`);
+      const result = run(['dedup', '-', '--jsonl', '--id', 'id', '--method', 'simhash', '--removed', '--threads', threads], `${mixed.join('\n')}\n`);
       expect([result.status, result.stdout]).toEqual([2, '']);
       expect(result.stderr).toContain('--id: <stdin>:3 has the number 7 and <stdin>:4 the string "7", printed alike');
     }

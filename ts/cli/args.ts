@@ -91,7 +91,7 @@ export const DEFAULT_INDEX = 'dedup';
 
 /**
  * Largest file read as one document unless `--max-bytes` says otherwise. Reading holds the bytes,
- * their text and its normalised form at once (six to seven times the file's size at the peak, measured), and
+ * their text and its normalised form at once (five to eleven times the file's size at the peak, as docs/cli.md measures), and
  * a JavaScript string holds at most 2^29 - 24 UTF-16 units: 64 MiB keeps a run's memory modest
  * while covering any text document in practice.
  */

@@ -72,13 +72,24 @@ export async function runDedup(options: DedupOptions, io: DedupIo): Promise<numb
   return report.documents === 0 ? EXIT_NO_DOCUMENTS : problems.count > 0 ? 1 : 0;
 }
 
+/** Characters of `text` as a reader counts them: code points, so a text in an astral script is not counted twice. */
+function codePoints(text: string): number {
+  let count = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    // The second half of a surrogate pair closes a code point the first half counted.
+    if (unit >= 0xdc00 && unit <= 0xdfff && i > 0 && text.charCodeAt(i - 1) >= 0xd800 && text.charCodeAt(i - 1) <= 0xdbff) count--;
+  }
+  return count;
+}
+
 /** The priority `--keep` gives a document read here: higher is taken first. */
 function scoreOf(keep: Keep, item: Extract<Item, { kind: 'document' }>): number {
   switch (keep) {
     case 'longest':
-      return item.text.length;
+      return codePoints(item.text);
     case 'shortest':
-      return -item.text.length;
+      return -codePoints(item.text);
     // Standard input has no time: it is taken last either way.
     case 'newest':
       return item.time ?? -Number.MAX_VALUE;

@@ -75,7 +75,7 @@ Options
                       record's time (a number, or a date such as 2024-05-01T12:00:00Z)
   --max-bytes N       largest file read as one document, in bytes, with an optional K, M
                       or G suffix (default 64M, at most 512M); a run's memory peaks at
-                      six to seven times the largest document read
+                      five to eleven times the largest document read (docs/cli.md)
   --threads N         worker threads that fingerprint and group, 1..256 (default: one per
                       available core); the output is the same for every N
   --redis URL         simhash: dedup against a shared index in Redis or Redis Cluster
