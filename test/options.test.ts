@@ -81,6 +81,30 @@ for (const [name, load] of ENTRIES) {
       }
     });
 
+    it('names a bad option value as options.<name> in every call', async () => {
+      const api = await load();
+      const calls: [() => unknown, RegExp][] = [
+        [() => api.findAll(FPS, { distance: 65 }), /^options\.distance must be an integer in 0\.\.64/],
+        [() => api.findClusters(FPS, { distance: 3, blocks: 2 }), /^options\.blocks must be greater than distance/],
+        [() => api.findAll(FPS, { distance: 3, maxPairs: -1 }), /^options\.maxPairs must be/],
+        [() => new api.SimHashIndex({ distance: 3, parts: 0 }), /^options\.parts must be an integer in 1\.\.64/],
+        [() => api.planTables({ n: -1, distance: 3 }), /^options\.n must/],
+        [() => new api.MinHashLSH({ threshold: 2 }), /^options\.threshold must/],
+        [() => api.fingerprint('a b c', { size: 0 }), /^options\.size must/],
+        [() => api.minhash('a b c', { numPerm: 0 }), /^options\.numPerm must/],
+      ];
+      for (const [call, message] of calls) expect(call).toThrow(message);
+      const index = new api.SimHashIndex({ distance: 3 });
+      try {
+        expect(() => index.query(1n, { limit: -1 })).toThrow(/^options\.limit must/);
+        expect(() => index.query(1n, { distance: 4 })).toThrow(/^options\.distance must not exceed the index's distance/);
+      } finally {
+        index.free();
+      }
+      // A positional argument keeps its own name.
+      expect(() => api.permutationLayout(2, 3)).toThrow(/^blocks must be greater than distance/);
+    });
+
     it('refuses misspelt query options of the indexes, and lists the options when none is close', async () => {
       const api = await load();
       const index = new api.SimHashIndex({ distance: 3 });
@@ -104,10 +128,11 @@ describe('simhash-wasm/parallel and simhash-wasm/redis: options', () => {
   let pool: import('../ts/parallel/index.js').Pool | undefined;
   afterAll(async () => pool?.close());
 
-  it('refuses misspelt options of the pool, its calls and its indexes', async () => {
+  it('refuses misspelt options of the pool, its calls and its indexes, and names bad values as options.<name>', async () => {
     // The built entry: its workers load the built worker script.
     const { createPool } = (await import(new URL('../dist/esm/parallel/index.js', import.meta.url).href)) as Parallel;
     await expect(createPool({ thread: 1 } as never)).rejects.toThrow(/unknown option 'thread' of createPool \(did you mean 'threads'\?\)/);
+    await expect(createPool({ threads: 0 })).rejects.toThrow(/^options\.threads must be an integer/);
     pool = await createPool({ threads: 1 });
     await expect(pool.findAll(FPS, { distance: 3, maxpairs: 1 } as never)).rejects.toThrow(/unknown option 'maxpairs' of pool.findAll/);
     await expect(pool.findClusters(FPS, { distance: 3, part: 2 } as never)).rejects.toThrow(/unknown option 'part' of pool.findClusters \(did you mean 'parts'\?\)/);
@@ -118,10 +143,12 @@ describe('simhash-wasm/parallel and simhash-wasm/redis: options', () => {
     await expect(chunks.next()).rejects.toThrow(/unknown option 'feild' of pool.fingerprintJsonLines \(did you mean 'field'\?\)/);
   });
 
-  it('refuses misspelt options of the Redis index before it connects', async () => {
+  it('refuses misspelt options of the Redis index before it connects, and names bad values as options.<name>', async () => {
     await expect(RedisSimHashIndex.open({ client: {} as never, name: 'n', distance: 3, replica: 1 } as never)).rejects.toThrow(
       /unknown option 'replica' of RedisSimHashIndex.open \(did you mean 'replicas'\?\)/,
     );
+    await expect(RedisSimHashIndex.open({ client: {} as never, name: 'n', distance: 3 })).rejects.toThrow(/^options\.client must be an ioredis/);
+    await expect(connectRedis('redis://127.0.0.1:1', { connectTimeout: 0 })).rejects.toThrow(/^options\.connectTimeout must be a positive integer/);
     await expect(connectRedis('redis://127.0.0.1:1', { connectTimout: 10 } as never)).rejects.toThrow(/unknown option 'connectTimout' of connectRedis \(did you mean 'connectTimeout'\?\)/);
   });
 });

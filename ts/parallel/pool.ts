@@ -123,9 +123,9 @@ export async function createPool(options: PoolOptions = {}): Promise<Pool> {
   if (opts.threads === undefined) {
     threads = cores;
   } else {
-    if (typeof opts.threads !== 'number') throw new TypeError(`threads must be a number, got ${describe(opts.threads)}`);
+    if (typeof opts.threads !== 'number') throw new TypeError(`options.threads must be a number, got ${describe(opts.threads)}`);
     if (!Number.isInteger(opts.threads) || opts.threads < 1 || opts.threads > MAX_THREADS) {
-      throw new RangeError(`threads must be an integer in 1..${MAX_THREADS}, got ${opts.threads}`);
+      throw new RangeError(`options.threads must be an integer in 1..${MAX_THREADS}, got ${opts.threads}`);
     }
     threads = opts.threads;
   }

@@ -101,8 +101,8 @@ export class ShardedIndex {
   static async create(workers: WorkerSet, nextIndex: () => number, options: ShardedIndexOptions): Promise<ShardedIndex> {
     const { distance, filter } = checkIndexOptions(options, 'pool.createIndex', SHARDED_INDEX_OPTIONS);
     const opts = checkOptions(options, SHARDED_INDEX_OPTIONS, 'pool.createIndex');
-    const count = checkCount(opts.shards, 'shards', workers.size, MAX_SHARDS);
-    const replicas = checkCount(opts.replicas, 'replicas', 1, MAX_REPLICAS);
+    const count = checkCount(opts.shards, 'options.shards', workers.size, MAX_SHARDS);
+    const replicas = checkCount(opts.replicas, 'options.replicas', 1, MAX_REPLICAS);
     const shards = await ShardedIndex.#newShards(workers, nextIndex, count, replicas, (replica) => ({
       op: 'indexNew',
       index: replica.index,
@@ -120,8 +120,8 @@ export class ShardedIndex {
   ): Promise<ShardedIndex> {
     const decoded = decodeIndex(checkIndexBytes(bytes));
     const opts = checkOptions(options, SHARDS_OPTIONS, 'pool.loadIndex');
-    const count = checkCount(opts.shards, 'shards', workers.size, MAX_SHARDS);
-    const replicas = checkCount(opts.replicas, 'replicas', 1, MAX_REPLICAS);
+    const count = checkCount(opts.shards, 'options.shards', workers.size, MAX_SHARDS);
+    const replicas = checkCount(opts.replicas, 'options.replicas', 1, MAX_REPLICAS);
     const { distance, filter, ids, words } = decoded;
     // Entries are dealt out in id order, so each shard's part is itself a valid saved index.
     const members: number[][] = Array.from({ length: count }, () => []);

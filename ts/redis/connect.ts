@@ -33,7 +33,7 @@ export async function connectRedis(url: string, options: ConnectRedisOptions = {
   const opts = checkOptions(options, optionKeys<ConnectRedisOptions>({ connectTimeout: true }), 'connectRedis');
   const connectTimeout = opts.connectTimeout ?? 5000;
   if (typeof connectTimeout !== 'number' || !Number.isInteger(connectTimeout) || connectTimeout < 1) {
-    throw new RangeError(`connectTimeout must be a positive integer, got ${describe(connectTimeout)}`);
+    throw new RangeError(`options.connectTimeout must be a positive integer, got ${describe(connectTimeout)}`);
   }
   const retryStrategy = (times: number): number => Math.min(MOST_BACKOFF, 50 * times);
   const probe = new Redis(url, { lazyConnect: true, retryStrategy: () => null, maxRetriesPerRequest: 0, connectTimeout });

@@ -169,10 +169,10 @@ export class RedisSimHashIndex {
     const opts = checkOptions(options, REDIS_INDEX_OPTIONS, 'RedisSimHashIndex.open');
     const client = checkClient(opts.client);
     const name = checkName(opts.name);
-    const replicas = optionalInteger(opts.replicas, 'replicas', 0, 16, 0);
-    const replicaTimeout = optionalInteger(opts.replicaTimeout, 'replicaTimeout', 1, 3_600_000, 2000);
-    const timeout = optionalInteger(opts.timeout, 'timeout', 1, 3_600_000, 5000);
-    const capacity = optionalInteger(opts.capacity, 'capacity', 1, 2 ** 32, 1_000_000);
+    const replicas = optionalInteger(opts.replicas, 'options.replicas', 0, 16, 0);
+    const replicaTimeout = optionalInteger(opts.replicaTimeout, 'options.replicaTimeout', 1, 3_600_000, 2000);
+    const timeout = optionalInteger(opts.timeout, 'options.timeout', 1, 3_600_000, 5000);
+    const capacity = optionalInteger(opts.capacity, 'options.capacity', 1, 2 ** 32, 1_000_000);
     const distance = opts.distance === undefined ? undefined : checkDistance(opts.distance);
     if (opts.blocks !== undefined && opts.parts !== undefined) {
       throw new TypeError('blocks and parts choose different filter families: give at most one');
@@ -821,14 +821,14 @@ async function chooseTags(client: Redis | Cluster, name: string, deadline: Deadl
 
 function checkClient(value: unknown): Redis | Cluster {
   if (typeof value !== 'object' || value === null || typeof (value as { evalsha?: unknown }).evalsha !== 'function') {
-    throw new TypeError(`client must be an ioredis Redis or Cluster client, got ${describe(value)}`);
+    throw new TypeError(`options.client must be an ioredis Redis or Cluster client, got ${describe(value)}`);
   }
   return value as Redis | Cluster;
 }
 
 function checkName(value: unknown): string {
-  if (typeof value !== 'string') throw new TypeError(`name must be a string, got ${describe(value)}`);
-  if (!NAME_RULE.test(value)) throw new RangeError(`name must be 1 to 100 characters without braces, slashes or spaces, got '${value}'`);
+  if (typeof value !== 'string') throw new TypeError(`options.name must be a string, got ${describe(value)}`);
+  if (!NAME_RULE.test(value)) throw new RangeError(`options.name must be 1 to 100 characters without braces, slashes or spaces, got '${value}'`);
   return value;
 }
 

@@ -10,7 +10,7 @@ import { checkBlocks, describe } from './validate.js';
 export const PARTS_CODE = 0x80;
 
 /** Checks `parts`: an integer in `1..=64`. */
-export function checkParts(parts: unknown, name = 'parts'): number {
+export function checkParts(parts: unknown, name = 'options.parts'): number {
   if (typeof parts !== 'number') throw new TypeError(`${name} must be a number, got ${describe(parts)}`);
   if (!Number.isInteger(parts) || parts < 1 || parts > 64) {
     throw new RangeError(`${name} must be an integer in 1..64, got ${parts}`);
@@ -26,7 +26,7 @@ export function checkParts(parts: unknown, name = 'parts'): number {
  */
 export function explicitFilter(opts: { blocks?: unknown; parts?: unknown }, distance: number): number | undefined {
   if (opts.blocks !== undefined && opts.parts !== undefined) {
-    throw new TypeError('blocks and parts choose different filter families: give at most one');
+    throw new TypeError('options.blocks and options.parts choose different filter families: give at most one');
   }
   if (opts.blocks !== undefined) return checkBlocks(opts.blocks, distance);
   if (opts.parts !== undefined) return PARTS_CODE + checkParts(opts.parts);

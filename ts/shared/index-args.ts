@@ -50,14 +50,14 @@ export function checkQueryOptions(options: QueryOptions | undefined, indexDistan
   if (opts.distance !== undefined) {
     distance = checkDistance(opts.distance);
     if (distance > indexDistance) {
-      throw new RangeError(`distance must not exceed the index's distance (${indexDistance}), got ${distance}`);
+      throw new RangeError(`options.distance must not exceed the index's distance (${indexDistance}), got ${distance}`);
     }
   }
   let limit = NO_LIMIT;
   if (opts.limit !== undefined) {
-    if (typeof opts.limit !== 'number') throw new TypeError(`limit must be a number, got ${describe(opts.limit)}`);
+    if (typeof opts.limit !== 'number') throw new TypeError(`options.limit must be a number, got ${describe(opts.limit)}`);
     if (!Number.isInteger(opts.limit) || opts.limit < 0 || opts.limit > NO_LIMIT) {
-      throw new RangeError(`limit must be an integer in 0..${NO_LIMIT}, got ${opts.limit}`);
+      throw new RangeError(`options.limit must be an integer in 0..${NO_LIMIT}, got ${opts.limit}`);
     }
     limit = opts.limit;
   }

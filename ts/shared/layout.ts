@@ -12,8 +12,8 @@ import { checkBlocks, checkDistance, checkU64, describe } from './validate.js';
  * integer with `distance < blocks <= 64`.
  */
 export function permutationLayout(blocks: number, distance: number): PermutationLayout {
-  const d = checkDistance(distance);
-  const b = checkBlocks(blocks, d);
+  const d = checkDistance(distance, 'distance');
+  const b = checkBlocks(blocks, d, 'blocks');
   const blockBitRanges: BitRange[] = [];
   const blockMasks: bigint[] = [];
   for (let i = 0; i < b; i++) {

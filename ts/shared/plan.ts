@@ -260,17 +260,17 @@ function describeParts(n: number, distance: number, use: 'batch' | 'index', part
  */
 export function planTables(options: PlanTablesOptions): TablePlan {
   const opts = checkOptions(options, PLAN_TABLES_OPTIONS, 'planTables');
-  const n = checkCount(opts.n, 'n');
+  const n = checkCount(opts.n, 'options.n');
   const distance = checkDistance(opts.distance);
   const use = checkUse(opts.use);
   if (opts.blocks !== undefined && opts.parts !== undefined) {
-    throw new TypeError('blocks and parts choose different filter families: give at most one');
+    throw new TypeError('options.blocks and options.parts choose different filter families: give at most one');
   }
   if (opts.blocks !== undefined) return describePlan(n, distance, use, checkBlocks(opts.blocks, distance));
   if (opts.parts !== undefined) return describeParts(n, distance, use, checkParts(opts.parts));
   const family = checkFamily(opts.family);
   // A larger cap than the layouts allow can only mean "as many as allowed".
-  const maxTables = opts.maxTables === undefined ? DEFAULT_MAX_TABLES[use] : Math.min(checkCount(opts.maxTables, 'maxTables'), MAX_TABLES);
+  const maxTables = opts.maxTables === undefined ? DEFAULT_MAX_TABLES[use] : Math.min(checkCount(opts.maxTables, 'options.maxTables'), MAX_TABLES);
   let best = describePlan(n, distance, use, 0);
   if (family !== 'parts') {
     for (let blocks = distance + 1; blocks <= 64; blocks++) {
@@ -330,11 +330,11 @@ function checkCount(value: unknown, name: string): number {
 function checkFamily(value: unknown): 'tables' | 'parts' | 'any' {
   if (value === undefined) return 'any';
   if (value === 'tables' || value === 'parts') return value;
-  throw new TypeError(`family must be 'tables' or 'parts', got ${describe(value)}`);
+  throw new TypeError(`options.family must be 'tables' or 'parts', got ${describe(value)}`);
 }
 
 /** Checks `use`: `'index'` (the default) or `'batch'`. */
 function checkUse(value: unknown): 'batch' | 'index' {
   if (value === undefined || value === 'index' || value === 'batch') return value ?? 'index';
-  throw new TypeError(`use must be 'index' or 'batch', got ${describe(value)}`);
+  throw new TypeError(`options.use must be 'index' or 'batch', got ${describe(value)}`);
 }

@@ -88,7 +88,7 @@ export function checkArrayLength(length: unknown, name = 'length'): number {
 }
 
 /** Checks `distance`: an integer in `0..=64`. */
-export function checkDistance(distance: unknown, name = 'distance'): number {
+export function checkDistance(distance: unknown, name = 'options.distance'): number {
   if (typeof distance !== 'number') {
     throw new TypeError(`${name} must be a number, got ${describe(distance)}`);
   }
@@ -99,7 +99,7 @@ export function checkDistance(distance: unknown, name = 'distance'): number {
 }
 
 /** Checks `blocks` against an already checked `distance`: an integer with `distance < blocks <= 64`. */
-export function checkBlocks(blocks: unknown, distance: number, name = 'blocks'): number {
+export function checkBlocks(blocks: unknown, distance: number, name = 'options.blocks'): number {
   if (typeof blocks !== 'number') {
     throw new TypeError(`${name} must be a number, got ${describe(blocks)}`);
   }
@@ -141,7 +141,7 @@ function tableCount(blocks: number, distance: number): number {
 }
 
 /** Checks `maxPairs`: a non-negative integer no larger than 2^32 - 1. */
-export function checkMaxPairs(maxPairs: unknown, name = 'maxPairs'): number {
+export function checkMaxPairs(maxPairs: unknown, name = 'options.maxPairs'): number {
   if (typeof maxPairs !== 'number') {
     throw new TypeError(`${name} must be a number, got ${describe(maxPairs)}`);
   }
