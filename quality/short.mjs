@@ -49,6 +49,10 @@ const corpora = [
   { name: 'manual-page NAME lines', texts: readJsonLines('man-names.jsonl.gz').map((r) => r.text) },
 ];
 const KINDS = [...new Set(edits.map((e) => e.edit))];
+// Translated package descriptions of 25–40 words with one word, two words or 5 % edited, and
+// unrelated pairs of them (quality/build-description-edits.mjs).
+const descriptions = readJsonLines('description-edits.jsonl.gz').filter((e) => SPLIT === 'all' || e.split === SPLIT);
+const DESCRIPTION_KINDS = [...new Set(descriptions.map((e) => e.edit))];
 
 /** The rule's decisions over `texts`: the representative of each. */
 function representatives(rule, texts) {
@@ -80,6 +84,11 @@ for (const rule of RULES) {
   const realistic = edits.filter((e) => e.edit !== 'substitute');
   row.recallRealistic = realistic.filter((e) => joins(rule, e.text, e.copy)).length / realistic.length;
   row.unrelated = unrelated.filter((p) => joins(rule, p.a, p.b)).length / unrelated.length;
+  row.descriptions = {};
+  for (const kind of DESCRIPTION_KINDS) {
+    const of = descriptions.filter((e) => e.edit === kind);
+    row.descriptions[kind] = of.filter((e) => joins(rule, e.text, e.copy)).length / of.length;
+  }
   for (const corpus of corpora) {
     const t0 = performance.now();
     const rep = representatives(rule, corpus.texts);
@@ -111,6 +120,10 @@ console.log(`short texts, ${SPLIT} split: ${edits.length} edited pairs, ${unrela
 console.log(['rule', ...KINDS, 'realistic (all but substitute)', 'unrelated'].join(' | '));
 console.log(['---', ...KINDS.map(() => '---:'), '---:', '---:'].join(' | '));
 for (const row of rows) console.log([row.label, ...KINDS.map((k) => pct(row.recall[k])), pct(row.recallRealistic), pct(row.unrelated)].join(' | '));
+console.log(`\ntranslated package descriptions of 25–40 words (${descriptions.length / DESCRIPTION_KINDS.length} of each): share of edited copies joined to their original, and of unrelated pairs joined`);
+console.log(['rule', ...DESCRIPTION_KINDS].join(' | '));
+console.log(['---', ...DESCRIPTION_KINDS.map(() => '---:')].join(' | '));
+for (const row of rows) console.log([row.label, ...DESCRIPTION_KINDS.map((k) => pct(row.descriptions[k]))].join(' | '));
 for (const [c, corpus] of corpora.entries()) {
   console.log(`\n${corpus.name} (${corpus.texts.length} lines, input order): removals and judged shares of a sample of the removals that are not the same text`);
   console.log('rule | removed | not the same text | judged | near-duplicate | template sibling | unrelated | seconds');
