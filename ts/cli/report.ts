@@ -111,7 +111,11 @@ export function* removedChunks(report: DedupReport, end: string): Generator<stri
   if (representative === undefined) return;
   const ids = report.fingerprinted.ids;
   const aliases = new Map<string, string[]>();
-  for (const { path, of } of report.aliases) aliases.set(of, [...(aliases.get(of) ?? []), path]);
+  for (const { path, of } of report.aliases) {
+    const paths = aliases.get(of);
+    if (paths === undefined) aliases.set(of, [path]);
+    else paths.push(path);
+  }
   let text = '';
   for (let i = 0; i < representative.length; i++) {
     if (representative[i] === i) continue;

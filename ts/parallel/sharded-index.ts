@@ -100,7 +100,8 @@ export class ShardedIndex {
   /** @internal `Pool.createIndex`. */
   static async create(workers: WorkerSet, nextIndex: () => number, options: ShardedIndexOptions): Promise<ShardedIndex> {
     const { distance, filter } = checkIndexOptions(options, 'pool.createIndex', SHARDED_INDEX_OPTIONS);
-    const opts = checkOptions(options, SHARDED_INDEX_OPTIONS, 'pool.createIndex');
+    // Checked by checkIndexOptions: an object of these options only.
+    const opts = options as ShardedIndexOptions;
     const count = checkCount(opts.shards, 'options.shards', workers.size, MAX_SHARDS);
     const replicas = checkCount(opts.replicas, 'options.replicas', 1, MAX_REPLICAS);
     const shards = await ShardedIndex.#newShards(workers, nextIndex, count, replicas, (replica) => ({

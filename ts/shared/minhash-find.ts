@@ -88,8 +88,12 @@ function forEachCandidate(
   }
 }
 
+/** The names of the options of `findClustersMinHash` and of `findAllMinHash`. */
+const FIND_CLUSTERS_OPTIONS = [...MINHASH_LSH_OPTIONS, 'exact'];
+const FIND_ALL_OPTIONS = [...FIND_CLUSTERS_OPTIONS, 'maxPairs'];
+
 function resolve(signatures: unknown, options: (FindAllMinHashOptions & ExactOption) | undefined, where: 'findAllMinHash' | 'findClustersMinHash') {
-  const known = where === 'findAllMinHash' ? [...MINHASH_LSH_OPTIONS, 'exact', 'maxPairs'] : [...MINHASH_LSH_OPTIONS, 'exact'];
+  const known = where === 'findAllMinHash' ? FIND_ALL_OPTIONS : FIND_CLUSTERS_OPTIONS;
   const o = (options === undefined ? {} : checkOptions(options, known, where)) as FindAllMinHashOptions & ExactOption;
   const { exact: _exact, maxPairs: _maxPairs, ...lsh } = o;
   const plan = planMinHashLsh(lsh);

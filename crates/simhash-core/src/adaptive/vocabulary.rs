@@ -127,8 +127,7 @@ impl Vocabulary {
             return Ok(());
         }
         self.variants.clear();
-        let named = token.iter().any(u8::is_ascii_digit);
-        if named {
+        if token.iter().any(u8::is_ascii_digit) {
             for at in (0..token.len()).filter(|&at| token[at].is_ascii_digit()) {
                 self.variant.clear();
                 self.variant.extend_from_slice(token);
@@ -140,16 +139,16 @@ impl Vocabulary {
             }
         } else {
             self.variants.push(hash);
-        }
-        if !named && starts.len() > TYPO_CHARS {
-            for (k, &start) in starts.iter().enumerate() {
-                let end = starts.get(k + 1).copied().unwrap_or(token.len());
-                self.variant.clear();
-                self.variant.extend_from_slice(&token[..start]);
-                self.variant.extend_from_slice(&token[end..]);
-                let key = hasher.unit(&self.variant);
-                if !self.variants.contains(&key) {
-                    self.variants.push(key);
+            if starts.len() > TYPO_CHARS {
+                for (k, &start) in starts.iter().enumerate() {
+                    let end = starts.get(k + 1).copied().unwrap_or(token.len());
+                    self.variant.clear();
+                    self.variant.extend_from_slice(&token[..start]);
+                    self.variant.extend_from_slice(&token[end..]);
+                    let key = hasher.unit(&self.variant);
+                    if !self.variants.contains(&key) {
+                        self.variants.push(key);
+                    }
                 }
             }
         }
