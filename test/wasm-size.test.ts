@@ -28,14 +28,17 @@
 // keys (the line keys with their light-word subsets, the index of words one text holds, the
 // one-typo variants) took it to 175,605 bytes: the budget was 172 KB. Names one digit apart as
 // typos, and the index of singly held words keyed by the other heavy words of their text, took it
-// to 176,894 bytes: the budget is 173 KB.
+// to 176,894 bytes: the budget was 173 KB. A line's shape (its repeated heavy words and the words
+// it joins by a hyphen or one light word, noted as each short text is sketched and compared when
+// two lines hold the same words) took it to 184,573 bytes, with its entries sorted by insertion
+// and the hyphens found by the tokenisation that signed words already take: the budget is 181 KB.
 
 import { statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
 
-it('keeps dist/simhash.wasm under 173 KB', () => {
+it('keeps dist/simhash.wasm under 181 KB', () => {
   const bytes = statSync(fileURLToPath(new URL('../dist/simhash.wasm', import.meta.url))).size;
   expect(bytes).toBeGreaterThan(1000);
-  expect(bytes).toBeLessThan(173 * 1024);
+  expect(bytes).toBeLessThan(181 * 1024);
 });

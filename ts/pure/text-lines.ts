@@ -45,6 +45,8 @@ export class LineKeys {
   readonly #singleRests = new Set<bigint>();
   /** Per word, the first text taken that holds it. */
   readonly #holder: number[] = [];
+  /** The sum of a kept text's heavy words → how many kept texts hold those heavy words. */
+  readonly #wordSets = new Map<bigint, number>();
 
   constructor(vocabulary: Vocabulary) {
     this.#vocabulary = vocabulary;
@@ -68,11 +70,17 @@ export class LineKeys {
   /** Lists the kept text of `words` (distinct), taken `rank`-th. */
   keep(words: Uint32Array, rank: number): void {
     const [heavy, count, light] = this.#split(words);
+    this.#wordSets.set(heavy, (this.#wordSets.get(heavy) ?? 0) + 1);
     lessAtMost(light.reduce(add, heavy), light, 0, lightChanges(count), (key) => {
       const list = this.#lists.get(key);
       if (list === undefined) this.#lists.set(key, [rank]);
       else list.push(rank);
     });
+  }
+
+  /** How many kept texts hold the heavy words of the text of `words`, and no other. */
+  keptWithHeavyWordsOf(words: Uint32Array): number {
+    return this.#wordSets.get(this.#split(words)[0]) ?? 0;
   }
 
   /** Notes that the text of `words`, taken `rank`-th, holds them: `held` counts the texts taken so far holding each word, this one among them. */

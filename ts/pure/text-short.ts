@@ -21,8 +21,9 @@
  * probed with it.
  */
 
-import { HEAVY_WEIGHT, LIGHT_WEIGHT, LINE_WORDS, SUBSTITUTION_SPAN, TEMPLATES_THRESHOLD, THRESHOLD, TYPO_CONTEXT, TYPO_SHARED } from '../shared/adaptive.js';
+import { HEAVY_WEIGHT, LIGHT_WEIGHT, LINE_WORDS, SHAPES_PER_WORD_SET, SUBSTITUTION_SPAN, TEMPLATES_THRESHOLD, THRESHOLD, TYPO_CONTEXT, TYPO_SHARED } from '../shared/adaptive.js';
 import { KEYED_WORDS, LineKeys, lightChanges } from './text-lines.js';
+import { clash, type Shaped } from './text-shape.js';
 import type { Vocabulary } from './text-vocabulary.js';
 
 /** A kept text in a list: its rank and weight, and the meetings it needs in `twice`. */
@@ -72,11 +73,13 @@ export class ShortMatcher {
   readonly #marks: Int32Array;
   /** Per word, how many short texts taken so far hold it. */
   readonly #held: Uint32Array;
-  readonly #keptWords: (kept: number) => Uint32Array;
+  readonly #keptText: (kept: number) => Shaped;
   /** Kept texts of at most {@link KEYED_WORDS} words by key. */
   readonly #lines: LineKeys;
+  /** The shape of the line being decided, if it compares shapes: fewer than {@link SHAPES_PER_WORD_SET} kept lines hold its heavy words. */
+  #shape: Uint16Array | undefined;
 
-  constructor(vocabulary: Vocabulary, texts: number, templates: boolean, keptWords: (kept: number) => Uint32Array) {
+  constructor(vocabulary: Vocabulary, texts: number, templates: boolean, keptText: (kept: number) => Shaped) {
     this.#vocabulary = vocabulary;
     this.#templates = templates;
     this.#threshold = templates ? TEMPLATES_THRESHOLD : THRESHOLD;
@@ -89,7 +92,7 @@ export class ShortMatcher {
     this.#kept = new Uint8Array(texts);
     this.#marks = new Int32Array(vocabulary.length).fill(-1);
     this.#held = new Uint32Array(vocabulary.length);
-    this.#keptWords = keptWords;
+    this.#keptText = keptText;
     this.#lines = new LineKeys(vocabulary);
   }
 
@@ -118,19 +121,21 @@ export class ShortMatcher {
     return this.#probed(word).reduce((cost, listed) => cost + lists[listed]!.length, 0);
   }
 
-  /** Judges against `x` (taken `rank`-th) every kept short text the rule may call its near-duplicate, into `best`. */
-  find(x: Uint32Array, rank: number, best: Best): void {
+  /** Judges against `text` (taken `rank`-th) every kept short text the rule may call its near-duplicate, into `best`. */
+  find(text: Shaped, rank: number, best: Best): void {
+    const x = text.words;
     for (const word of x) this.#marks[word] = rank;
     if (this.#templates) {
       this.#findInLists(x, rank, best);
       return;
     }
     if (x.length <= KEYED_WORDS) {
+      this.#shape = this.#lines.keptWithHeavyWordsOf(x) < SHAPES_PER_WORD_SET ? text.shape : undefined;
       const found = this.#lines.probe(x, (word) => this.#marks[word] === rank, this.#held);
       for (const k of found) {
         if (!this.#kept[k] || this.#judged[k] === rank) continue;
         this.#judged[k] = rank;
-        const similarity = this.judge(x, rank, this.#keptWords(k));
+        const similarity = this.judge(x, rank, this.#keptText(k));
         if (similarity !== undefined) consider(best, similarity, k);
       }
     }
@@ -194,14 +199,15 @@ export class ShortMatcher {
         if (this.#judged[k] === rank) continue;
         this.#judged[k] = rank;
         if (Math.max(wx, entry.weight) * num > Math.min(wx, entry.weight) * den) continue;
-        const similarity = this.judge(x, rank, this.#keptWords(k));
+        const similarity = this.judge(x, rank, this.#keptText(k));
         if (similarity !== undefined) consider(best, similarity, k);
       }
     }
   }
 
-  /** The similarity of `x` (whose words are marked with `rank`) and `y` if the rule calls them near-duplicate. */
-  judge(x: Uint32Array, rank: number, y: Uint32Array): number | undefined {
+  /** The similarity of `x` (whose words are marked with `rank`) and `kept` if the rule calls them near-duplicate. */
+  judge(x: Uint32Array, rank: number, kept: Shaped): number | undefined {
+    const y = kept.words;
     const [wx] = this.#weigh(x);
     const inY = new Set(y);
     let wy = 0;
@@ -225,6 +231,11 @@ export class ShortMatcher {
       if (lightX > changes || lightY > changes) return undefined;
       const paired = this.#oneTypo(ux, uy, sharedHeavy, (word) => this.#marks[word] === rank, (word) => inY.has(word));
       if (paired === undefined) return undefined;
+      if (this.#shape !== undefined) {
+        const typo = paired ? ([ux[0]!, uy[0]!] as const) : undefined;
+        const yHolds = (word: number): boolean => inY.has(word) || typo?.[0] === word;
+        if (clash({ words: x, shape: this.#shape }, kept, typo, (word) => this.#marks[word] === rank, yHolds)) return undefined;
+      }
       const total = shared + (paired ? TYPO_SHARED : 0);
       return total / (wx + wy - total);
     }

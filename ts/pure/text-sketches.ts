@@ -8,6 +8,7 @@
  */
 
 import {
+  LINE_WORDS,
   RuleCode,
   LONG_BANDS,
   LONG_EQUAL,
@@ -28,6 +29,8 @@ import { normalizeRuns } from '../shared/text-normalize.js';
 import { resolveTextOptions } from '../shared/text-options.js';
 import { describe } from '../shared/validate.js';
 import { sketch } from './minhash-sketch.js';
+import { KEYED_WORDS } from './text-lines.js';
+import { clash, shapeOf, type Shaped, type Token } from './text-shape.js';
 import { ShortMatcher, consider as considerBest, type Best } from './text-short.js';
 import { Vocabulary } from './text-vocabulary.js';
 import { encode, shingleScratch, trimScratch, unitScratch } from './text-scratch.js';
@@ -100,11 +103,23 @@ function among(
   }
 }
 
+/** The tokens of a text whose words are `sequence`, over its sorted word set `sorted`. */
+function tokensOf(sequence: readonly (readonly [id: number, hyphen: boolean])[], sorted: Uint32Array, vocabulary: Vocabulary): Token[] {
+  return sequence.map(([id, hyphen]) => ({ position: sorted.indexOf(id), heavy: vocabulary.heavy(id), hyphen }));
+}
+
+/** Whether `rule` tells apart two texts of the same words by their shapes: lines by v3 with template siblings kept, whose shapes clash. */
+function clashes(rule: number, x: Shaped, y: Shaped): boolean {
+  return rule === RuleCode.v3 && x.words.length < LINE_WORDS && clash(x, y, undefined, () => true, () => true);
+}
+
 /** {@link TextSketches} of this entry. */
 class PureTextSketches implements TextSketchesType {
   #kinds: number[] = [];
   /** Short texts' word ids (distinct, in no order); `null` for the others. */
   #words: (Uint32Array | null)[] = [];
+  /** Texts' shapes over their sorted word sets (empty past {@link KEYED_WORDS} words). */
+  #shapes: Uint16Array[] = [];
   readonly #vocabulary = new Vocabulary(TEXT.seed);
   /** Word-pair signatures, `null` for texts without one. */
   #signatures: (Uint32Array | null)[] = [];
@@ -129,7 +144,7 @@ class PureTextSketches implements TextSketchesType {
       for (const text of normalized) this.#addOne(text);
     } catch (error) {
       // A call that throws (out of memory) adds no text; its words stay, held by none.
-      this.#kinds.length = this.#words.length = this.#signatures.length = before;
+      this.#kinds.length = this.#words.length = this.#shapes.length = this.#signatures.length = before;
       throw error;
     } finally {
       trimScratch();
@@ -154,12 +169,15 @@ class PureTextSketches implements TextSketchesType {
       return out;
     };
     if (distinct.length === 0) {
-      this.#push(TextKind.wordless, null, null);
+      this.#push(TextKind.wordless, null, new Uint16Array(0), null);
     } else if (distinct.length <= SHORT_WORDS) {
       // A word keeps the `+` and `#` signs right after its token (`c`, `c++`, `c#`).
       const vocabulary = this.#vocabulary;
       const bytes = encoded.bytes;
       const ids: number[] = [];
+      // Each token's word, and whether a hyphen alone comes before it.
+      const sequence: [id: number, hyphen: boolean][] = [];
+      let previousEnd = -1;
       for (let i = 0; i < count; i++) {
         const [start, end] = [ranges[2 * i]!, ranges[2 * i + 1]!];
         let signed = end;
@@ -167,19 +185,23 @@ class PureTextSketches implements TextSketchesType {
         const hash = signed === end ? units.getBigUint64(8 * i, true) : xxh3(bytes.subarray(start, signed), TEXT.seed);
         const id = vocabulary.id(hash) ?? vocabulary.insert(hash, bytes.slice(start, signed), end - start);
         if (!ids.includes(id)) ids.push(id);
+        sequence.push([id, previousEnd >= 0 && start === previousEnd + 1 && bytes[previousEnd] === 0x2d]);
+        previousEnd = signed;
       }
       const distinctPairs = sortDistinct(shingles, pairs);
       const words = Uint32Array.from(ids);
-      if (distinctPairs >= PAIRS_TO_MEET_LONG) this.#push(TextKind.shortWithPairs, words, sign(distinctPairs));
-      else this.#push(TextKind.short, words, null);
+      const shape = words.length <= KEYED_WORDS ? shapeOf(tokensOf(sequence, words.slice().sort(), vocabulary)) : new Uint16Array(0);
+      if (distinctPairs >= PAIRS_TO_MEET_LONG) this.#push(TextKind.shortWithPairs, words, shape, sign(distinctPairs));
+      else this.#push(TextKind.short, words, shape, null);
     } else {
-      this.#push(TextKind.long, null, sign(pairs));
+      this.#push(TextKind.long, null, new Uint16Array(0), sign(pairs));
     }
   }
 
-  #push(kind: number, words: Uint32Array | null, signature: Uint32Array | null): void {
+  #push(kind: number, words: Uint32Array | null, shape: Uint16Array, signature: Uint32Array | null): void {
     this.#kinds.push(kind);
     this.#words.push(words);
+    this.#shapes.push(shape);
     this.#signatures.push(signature);
   }
 
@@ -216,7 +238,8 @@ class PureTextSketches implements TextSketchesType {
     // Word rank → (kept rank, its size, the word's position in it) triples, for v2.
     const indexed: number[][] = v2 ? Array.from({ length: this.#vocabulary.length }, () => []) : [];
     const probed: number[][] = v2 ? Array.from({ length: this.#vocabulary.length }, () => []) : [];
-    const matcher = v2 ? null : new ShortMatcher(this.#vocabulary, n, rule === RuleCode.v3Templates, (kept) => words[order[kept]!]!);
+    const text = (p: number): Shaped => ({ words: words[p]!, shape: this.#shapes[p]! });
+    const matcher = v2 ? null : new ShortMatcher(this.#vocabulary, n, rule === RuleCode.v3Templates, (kept) => text(order[kept]!));
     const buckets = new Map<number, number[]>();
     const keptSets = new Map<string, number>();
     const keys = new Uint32Array(LONG_BANDS);
@@ -232,10 +255,11 @@ class PureTextSketches implements TextSketchesType {
       const consider = (value: number, kept: number): void => considerBest(best, value, kept);
       const short = kind !== TextKind.long;
       const x = words[p]!;
-      // A kept text of the same words is the best a short text can find among short ones.
+      // A kept text of the same words is the best a short text can find among short ones (lines
+      // of the same words may still clash in shape).
       const twin = short ? keptSets.get(x.join()) : undefined;
-      if (twin !== undefined) consider(1, twin);
-      else if (short && matcher !== null) matcher.find(x, rank, best);
+      if (twin !== undefined && !clashes(rule, text(p), text(order[twin]!))) consider(1, twin);
+      else if (short && matcher !== null) matcher.find(text(p), rank, best);
       else if (short) {
         // Kept sets no larger under their index prefix, kept sets larger under their probe
         // prefix: the sizes part the two, so no text is looked at twice.
@@ -306,6 +330,7 @@ class PureTextSketches implements TextSketchesType {
     this.#freed = true;
     this.#kinds = [];
     this.#words = [];
+    this.#shapes = [];
     this.#signatures = [];
   }
 

@@ -49,6 +49,16 @@ export const SUBSTITUTION_SPAN = 10;
 export const LIGHT_CHANGES = 3;
 /** Specification v3: the fewest heavy words a pair judged as lines must share for a typo to be forgiven. */
 export const TYPO_CONTEXT = 2;
+/**
+ * Specification v3: the most entries a line's shape holds (its repeated heavy words and the heavy
+ * words it joins by a hyphen or one light word); a text that says more clashes with no other.
+ */
+export const SHAPE_ENTRIES = 32;
+/**
+ * Specification v3: lines of the same words are told apart by their shapes while fewer than this
+ * many kept lines hold a line's heavy words; past that, words alone decide.
+ */
+export const SHAPES_PER_WORD_SET = 8;
 /** Estimated Jaccard similarity of their word-pair sets that makes any other pair near-duplicates. */
 export const LONG_THRESHOLD = 0.62;
 /**

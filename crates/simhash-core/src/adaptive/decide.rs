@@ -10,9 +10,10 @@
 
 use super::best::Best;
 use super::mix_map::MixMap;
+use super::shape::{clash, Shaped};
 use super::short::{Matcher, Text};
 use super::sketch::TextSketches;
-use super::{Kind, Rule, LONG_BANDS, LONG_EQUAL, LONG_ROWS, NUM_PERM, SHORT_DENOMINATOR, SHORT_NUMERATOR};
+use super::{insertion_sort, Kind, Rule, LINE_WORDS, LONG_BANDS, LONG_EQUAL, LONG_ROWS, NUM_PERM, SHORT_DENOMINATOR, SHORT_NUMERATOR};
 use crate::Error;
 
 /// ⌈t·s⌉ for t = 2/5: the fewest common words a set of `s` words needs with a set no larger
@@ -120,6 +121,10 @@ impl TextSketches {
         let mut keys = [0u32; LONG_BANDS];
         let words_of = |position: usize| sets.of(position);
         let kept_words = |kept: u32| words_of(order[kept as usize] as usize);
+        let kept_text = |kept: u32| {
+            let position = order[kept as usize] as usize;
+            Shaped { words: words_of(position), shape: self.shape(position) }
+        };
         for (rank, &position) in order.iter().enumerate() {
             let rank = rank as u32;
             let p = position as usize;
@@ -135,13 +140,14 @@ impl TextSketches {
             // A kept text of the same words is the best a short text can find among short
             // ones (similarity 1, and no other kept text has these words), so a family of
             // identical word sets costs each member one lookup.
-            let twin = if short { kept_sets.get(set_hash(x)).filter(|&kept| kept_words(kept) == x) } else { None };
+            // (Lines of the same words may still clash in shape.)
+            let twin = if short { kept_sets.get(set_hash(x)).filter(|&kept| kept_words(kept) == x && !clashes(rule, Shaped { words: x, shape: self.shape(p) }, kept_text(kept))) } else { None };
             if let Some(kept) = twin {
                 best.consider(1.0, kept);
             } else if short {
                 match &mut shorts {
                     Shorts::V2(lists) => lists.find(&sets, order, x, rank, &mut stamp, &mut best),
-                    Shorts::V3(matcher) => matcher.find(&self.vocabulary, &Text::new(&self.vocabulary, x, rank), &kept_words, &mut best)?,
+                    Shorts::V3(matcher) => matcher.find(&self.vocabulary, &Text::new(&self.vocabulary, x, self.shape(p), rank), &kept_text, &mut best)?,
                 }
             }
             let signature = self.signature(p);
@@ -352,6 +358,12 @@ impl Look<'_> {
 }
 
 /// A hash of a set of words in rank order.
+/// Whether `rule` may tell apart two texts of the same words by their shapes: lines by v3 with
+/// template siblings kept, whose shapes clash.
+fn clashes(rule: Rule, x: Shaped<'_>, y: Shaped<'_>) -> bool {
+    rule == Rule::V3 { templates: false } && x.words.len() < LINE_WORDS && clash(x, y, None, &|_| true, &|_| true)
+}
+
 fn set_hash(words: &[u32]) -> u64 {
     words.iter().fold(words.len() as u64, |h, &w| (h ^ u64::from(w)).wrapping_mul(0xFF51_AFD7_ED55_8CCD).rotate_left(29))
 }
@@ -372,16 +384,6 @@ fn reachable(sx: usize, sy: usize, overlap: usize) -> bool {
     sx.min(sy) * d >= sx.max(sy) * n && overlap * (n + d) >= n * (sx + sy)
 }
 
-/// Sorts a short text's words (at most 40) without another instance of the general sort.
-fn insertion_sort(words: &mut [u32]) {
-    for i in 1..words.len() {
-        let mut j = i;
-        while j > 0 && words[j - 1] > words[j] {
-            words.swap(j - 1, j);
-            j -= 1;
-        }
-    }
-}
 
 fn push<T>(list: &mut Vec<T>, value: T) -> Result<(), Error> {
     list.try_reserve(1).map_err(|_| Error::OutOfMemory)?;
@@ -422,15 +424,17 @@ mod tests {
         out
     }
 
+    /// Whether a word is light by specification v3: one byte, a number, or a common word.
+    fn is_light(w: &str, common: &std::collections::HashSet<&str>) -> bool {
+        let digits = ["st", "nd", "rd", "th"].iter().find_map(|s| w.strip_suffix(s)).or_else(|| w.strip_prefix('v')).unwrap_or(w);
+        w.len() == 1 || (!digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())) || common.contains(w)
+    }
+
     /// Specification v3's judgement of two short texts, from their words as strings, each with
     /// its forms; `held(w)`: short texts taken before holding `w`.
-    fn v3_similarity(x: &[(String, Vec<String>)], y: &[(String, Vec<String>)], templates: bool, held: &dyn Fn(&String) -> usize, common: &std::collections::HashSet<&str>) -> Option<f64> {
+    fn v3_similarity(x: &[(String, Vec<String>)], y: &[(String, Vec<String>)], templates: bool, held: &dyn Fn(&String) -> usize, common: &std::collections::HashSet<&str>, shapes: Option<(&[(String, bool)], &[(String, bool)])>) -> Option<f64> {
         type Word = (String, Vec<String>);
-        let number = |w: &String| {
-            let digits = ["st", "nd", "rd", "th"].iter().find_map(|s| w.strip_suffix(s)).or_else(|| w.strip_prefix('v')).unwrap_or(w);
-            !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
-        };
-        let light = |w: &String| w.len() == 1 || number(w) || common.contains(w.as_str());
+        let light = |w: &String| is_light(w, common);
         let weight = |(w, _): &Word| if light(w) { 1u32 } else { 4 };
         let eligible = |w: &String| w.chars().count() >= 3 && !w.bytes().any(|b| b.is_ascii_digit() || b == b'+' || b == b'#');
         // Names with digits: the same but for one digit.
@@ -471,6 +475,12 @@ mod tests {
                 ([], [v]) if x.iter().any(|w| typos(w, v)) => false,
                 _ => return None,
             };
+            if let Some((tx, ty)) = shapes {
+                let typo = if paired { Some((ux[0].0.clone(), uy[0].0.clone())) } else { None };
+                if shapes_clash(tx, ty, typo, &|w: &String| !light(w)) {
+                    return None;
+                }
+            }
             return Some(similarity(shared + if paired { 3 } else { 0 }));
         }
         // A maximum matching by augmenting paths over the strings.
@@ -495,6 +505,72 @@ mod tests {
         (allowed && shared * den >= num * (wx + wy - shared)).then(|| similarity(shared))
     }
 
+    /// A text's words in order, each with whether a hyphen alone comes before it.
+    fn tokens(text: &str) -> Vec<(String, bool)> {
+        let mut out = Vec::new();
+        for chunk in text.split_whitespace() {
+            let mut previous_empty = true;
+            for part in chunk.split('-') {
+                if !part.is_empty() {
+                    out.push((part.to_string(), !previous_empty));
+                }
+                previous_empty = part.is_empty();
+            }
+        }
+        out
+    }
+
+    /// Whether the shapes of two lines clash, from their words in order (`docs/adaptive.md`): each
+    /// says a heavy word both hold more often than the other, or one joins two heavy words with a
+    /// hyphen or one light word and the other joins them the other way round, each word said once
+    /// in each; a text whose repeated heavy words and joints number more than 32 clashes with
+    /// none. `typo`: x's word and y's typo of it, paired.
+    fn shapes_clash(x: &[(String, bool)], y: &[(String, bool)], typo: Option<(String, String)>, heavy: &dyn Fn(&String) -> bool) -> bool {
+        use std::collections::{HashMap, HashSet};
+        type Joint = (String, String, String);
+        let shape = |t: &[(String, bool)]| {
+            let mut counts: HashMap<String, usize> = HashMap::new();
+            t.iter().filter(|(w, _)| heavy(w)).for_each(|(w, _)| *counts.entry(w.clone()).or_insert(0) += 1);
+            let mut joints: HashSet<Joint> = HashSet::new();
+            for k in 0..t.len().saturating_sub(1) {
+                let ((a, _), (b, hyphen)) = (&t[k], &t[k + 1]);
+                if heavy(a) && heavy(b) && *hyphen && a != b {
+                    joints.insert((a.clone(), "-".into(), b.clone()));
+                }
+                if let Some((c, _)) = t.get(k + 2) {
+                    if heavy(a) && !heavy(b) && heavy(c) && a != c {
+                        joints.insert((a.clone(), b.clone(), c.clone()));
+                    }
+                }
+            }
+            let overflow = counts.values().filter(|&&n| n > 1).count() + joints.len() > 32;
+            (counts, joints, overflow)
+        };
+        let ((cx, jx, ox), (cy, jy, oy)) = (shape(x), shape(y));
+        if ox || oy {
+            return false;
+        }
+        let map = |w: &String| match &typo {
+            Some((u, v)) if w == v => u.clone(),
+            _ => w.clone(),
+        };
+        let mut cy_mapped: HashMap<String, usize> = HashMap::new();
+        cy.iter().for_each(|(w, n)| *cy_mapped.entry(map(w)).or_insert(0) += n);
+        let (mut more_x, mut more_y) = (false, false);
+        for (w, n) in &cx {
+            if let Some(m) = cy_mapped.get(w) {
+                more_x |= n > m;
+                more_y |= n < m;
+            }
+        }
+        if more_x && more_y {
+            return true;
+        }
+        let jy: HashSet<Joint> = jy.iter().map(|(a, j, b)| (map(a), j.clone(), map(b))).collect();
+        let once = |w: &String| cx.get(w) == Some(&1) && cy_mapped.get(w) == Some(&1);
+        jx.iter().any(|(a, j, b)| once(a) && once(b) && jy.contains(&(b.clone(), j.clone(), a.clone())))
+    }
+
     /// The rule by brute force: every kept text is looked at, in the order taken; a pair judged
     /// by word pairs must also share a band, as candidates must.
     fn oracle(s: &TextSketches, texts: &[String], order: &[u32], rule: Rule) -> (Vec<u32>, Vec<f64>) {
@@ -514,15 +590,20 @@ mod tests {
         let strings: Vec<Vec<(String, Vec<String>)>> = texts
             .iter()
             .map(|t| {
-                let mut w: Vec<String> = t.split_whitespace().map(String::from).collect();
+                let mut w: Vec<String> = tokens(t).into_iter().map(|(w, _)| w).collect();
                 w.sort();
                 w.dedup();
                 w.into_iter().map(|w| (w.clone(), forms(&w))).collect()
             })
             .collect();
+        let sequences: Vec<Vec<(String, bool)>> = texts.iter().map(|t| tokens(t)).collect();
+        let heavy_words = |i: usize| -> Vec<&String> { strings[i].iter().map(|(w, _)| w).filter(|w| !is_light(w, &common)).collect() };
         for &p in order {
             let p = p as usize;
             let mut best: Option<(f64, usize)> = None;
+            // Shapes count while fewer than 8 kept lines (at most 23 words) hold p's heavy words.
+            let short = |k: usize| s.kinds[k] == Kind::Short as u8 || s.kinds[k] == Kind::ShortWithPairs as u8;
+            let shaped = kept.iter().filter(|&&k| short(k as usize) && strings[k as usize].len() <= 23 && heavy_words(k as usize) == heavy_words(p)).count() < 8;
             if s.kinds[p] != Kind::Wordless as u8 {
                 for (at, &k) in kept.iter().enumerate() {
                     let k = k as usize;
@@ -538,7 +619,10 @@ mod tests {
                                 let u = x.len() + y.len() - c;
                                 (5 * c >= 2 * u).then(|| c as f64 / u as f64)
                             }
-                            Rule::V3 { templates } => v3_similarity(&strings[p], &strings[k], templates, &|w| held.get(w).copied().unwrap_or(0), &common),
+                            Rule::V3 { templates } => {
+                                let shapes = (!templates && shaped).then(|| (sequences[p].as_slice(), sequences[k].as_slice()));
+                                v3_similarity(&strings[p], &strings[k], templates, &|w| held.get(w).copied().unwrap_or(0), &common, shapes)
+                            }
                         }
                     } else {
                         match (s.signature(p), s.signature(k)) {
@@ -618,19 +702,42 @@ mod tests {
                 for _ in 0..rng.below(4) {
                     let at = rng.below(copy.len() as u64 + 1) as usize;
                     let word = vocabulary[rng.below(vocabulary.len() as u64) as usize].clone();
-                    match rng.below(4) {
+                    match rng.below(8) {
                         0 if at < copy.len() => copy[at] = word,
                         1 if at < copy.len() => {
                             copy.remove(at);
                         }
                         2 if at < copy.len() => copy[at] = misspell(rng, &copy[at]),
+                        // Two words joined by a hyphen, or a compound's words reversed.
+                        3 if at + 1 < copy.len() => {
+                            let next = copy.remove(at + 1);
+                            copy[at] = format!("{}-{}", copy[at], next);
+                        }
+                        4 if at < copy.len() && copy[at].contains('-') => copy[at] = copy[at].split('-').rev().collect::<Vec<_>>().join("-"),
+                        // Two words either side of a third swapped; a word said again.
+                        5 if at + 2 < copy.len() => copy.swap(at, at + 2),
+                        6 if at < copy.len() => {
+                            let again = copy[at].clone();
+                            copy.insert(rng.below(copy.len() as u64 + 1) as usize, again);
+                        }
                         _ => copy.insert(at, word),
                     }
                 }
                 out.push(copy);
             } else {
                 let len = [0, 1, 2, 3, 5, 7, 9, 12, 14, 18, 20, 22, 26, 30, 45][rng.below(15) as usize];
-                out.push((0..len).map(|_| vocabulary[rng.below(vocabulary.len() as u64) as usize].clone()).collect());
+                let mut words: Vec<String> = (0..len).map(|_| vocabulary[rng.below(vocabulary.len() as u64) as usize].clone()).collect();
+                if len == 45 && rng.below(2) == 0 {
+                    // A long run of a few words joined in pairs: a shape past its bound.
+                    let few: Vec<String> = (0..12).map(|_| vocabulary[16 + rng.below(vocabulary.len() as u64 - 16) as usize].clone()).collect();
+                    words = (0..24).map(|_| format!("{}-{}", few[rng.below(12) as usize], few[rng.below(12) as usize])).collect();
+                }
+                if words.len() > 1 && rng.below(2) == 0 {
+                    let at = rng.below(words.len() as u64 - 1) as usize;
+                    let next = words.remove(at + 1);
+                    words[at] = format!("{}-{}", words[at], next);
+                }
+                out.push(words);
             }
         }
         out.into_iter().map(|words| words.join(" ")).collect()
@@ -774,6 +881,31 @@ mod tests {
         // with a typo; a typo of a common word; a word that says more; annotations; a word one
         // text took before beside its misspelling that one text took; a version in a name.
         assert_eq!(rep, [0, 1, 1, 3, 4, 5, 5, 7, 7, 9, 10, 9, 12, 12, 14, 15, 14, 17, 17]);
+    }
+
+    #[test]
+    fn lines_of_the_same_words_are_told_apart_by_their_shapes() {
+        let texts = owned(&[
+            "english-czech dictionary for the dict server/client",
+            "czech-english dictionary for the dict server/client",
+            "english czech dictionary for the dict server/client",
+            "convert json to yaml",
+            "convert yaml to json",
+            "json to yaml convert",
+            "secure pop3/imap server - pop3 daemon",
+            "secure pop3/imap server - imap daemon",
+            "secure pop3/imap server daemon",
+            "python bindings for qt5 charts module (python 3)",
+            "python 3 bindings for qt5's charts module",
+            "set scheduling parameter attributes in thread attributes object",
+            "set scheduling parameter attributes thread in attributes object",
+        ]);
+        let s = sketch(&texts);
+        // A compound reversed, words either side of a light one swapped, a repeated word
+        // replaced: other lines. A hyphen dropped, words moved, a word said once less, words
+        // swapped beside a word said twice: edits.
+        assert_eq!(in_order(&s, Rule::V3 { templates: false }).0, [0, 1, 0, 3, 4, 3, 6, 7, 6, 9, 9, 11, 11]);
+        assert_eq!(in_order(&s, Rule::V3 { templates: true }).0, [0, 0, 0, 3, 3, 3, 6, 6, 6, 9, 9, 11, 11]);
     }
 
     #[test]

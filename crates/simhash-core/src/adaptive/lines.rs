@@ -61,6 +61,8 @@ pub(super) struct LineKeys {
     single_rests: MixMap,
     /// Per word, the first text taken that holds it.
     holder: Vec<u32>,
+    /// The sum of a kept text's heavy words → how many kept texts hold those heavy words.
+    word_sets: MixMap,
     /// The unit hashes of the light words of the text being listed or probing.
     light: Vec<u64>,
     /// The keys of heavy words a probe tries, each with its `a`.
@@ -94,6 +96,8 @@ impl LineKeys {
     /// Lists the kept text of `words` (distinct), taken `rank`-th.
     pub(super) fn keep(&mut self, vocabulary: &Vocabulary, words: &[u32], rank: u32) -> Result<(), Error> {
         let (heavy, count) = self.split(vocabulary, words);
+        let kept = self.word_sets.get_or_insert(heavy, 0)?;
+        self.word_sets.replace(heavy, kept + 1)?;
         let light = core::mem::take(&mut self.light);
         let mut result = Ok(());
         less_at_most(heavy.wrapping_add(light.iter().fold(0, |s: u64, &h| s.wrapping_add(h))), &light, light_changes(count), &mut |key| {
@@ -103,6 +107,12 @@ impl LineKeys {
         });
         self.light = light;
         result
+    }
+
+    /// How many kept texts hold the heavy words of the text of `words`, and no other.
+    pub(super) fn kept_with_heavy_words_of(&mut self, vocabulary: &Vocabulary, words: &[u32]) -> u32 {
+        let (heavy, _) = self.split(vocabulary, words);
+        self.word_sets.get(heavy).unwrap_or(0)
     }
 
     fn list(&mut self, key: u64, rank: u32) -> Result<(), Error> {

@@ -19,6 +19,7 @@ mod common_words;
 mod decide;
 mod lines;
 mod mix_map;
+mod shape;
 mod short;
 mod sketch;
 mod vocabulary;
@@ -26,6 +27,18 @@ mod vocabulary;
 pub use common_words::COMMON_WORDS;
 pub use sketch::TextSketches;
 pub use vocabulary::TYPO_CHARS;
+
+/// Sorts a few values (a short text's words, a shape's entries) without another instance of the
+/// general sort.
+fn insertion_sort<T: Ord + Copy>(values: &mut [T]) {
+    for i in 1..values.len() {
+        let mut j = i;
+        while j > 0 && values[j - 1] > values[j] {
+            values.swap(j - 1, j);
+            j -= 1;
+        }
+    }
+}
 
 /// The version of the text decision specification implemented here (the default rule).
 pub const TEXT_DECISION_VERSION: u32 = 3;
@@ -67,6 +80,14 @@ pub const LIGHT_CHANGES: usize = 3;
 /// In v3, the fewest heavy words a pair judged as lines must share for a typo to be forgiven:
 /// beside fewer, a letter changed names another thing (`Validation for ISBN`, `… for IBAN`).
 pub const TYPO_CONTEXT: usize = 2;
+/// In v3, the most entries a line's shape holds (its repeated heavy words and the heavy words it
+/// joins by a hyphen or one light word): a text that says more, a long run of a few words,
+/// clashes with no other.
+pub const SHAPE_ENTRIES: usize = 32;
+/// In v3, lines of the same words are told apart by their shapes while fewer than this many kept
+/// lines hold a line's heavy words; past that, words alone decide (a bound on the work a family
+/// of lines of one word set can cause).
+pub const SHAPES_PER_WORD_SET: u32 = 8;
 
 /// A text with at most this many distinct words is short.
 pub const SHORT_WORDS: usize = 40;

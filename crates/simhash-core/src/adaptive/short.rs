@@ -40,6 +40,7 @@
 
 use super::best::Best;
 use super::lines::{light_changes, LineKeys, KEYED_WORDS};
+use super::shape::{clash, Shaped, SHAPES_PER_WORD_SET};
 use super::vocabulary::Vocabulary;
 use super::{HEAVY_WEIGHT, LIGHT_WEIGHT, LINE_WORDS, SUBSTITUTION_SPAN, TEMPLATES_THRESHOLD, THRESHOLD, TYPO_CONTEXT, TYPO_SHARED};
 use crate::Error;
@@ -112,6 +113,9 @@ pub(super) struct Matcher {
     kept: Vec<bool>,
     /// Kept texts of at most [`KEYED_WORDS`] words by key, and the ones a probe found.
     lines: LineKeys,
+    /// Whether the line being decided compares shapes: fewer than [`SHAPES_PER_WORD_SET`] kept
+    /// lines hold its heavy words.
+    shaped: bool,
     found: Vec<u32>,
     /// Per word: `marks` is the rank of the text being decided when it holds the word; `seen`
     /// the judgement that last saw it in a candidate; `unpaired` when it was an unpaired heavy
@@ -162,16 +166,17 @@ enum Lists {
 /// One short text being decided.
 pub(super) struct Text<'a> {
     words: &'a [u32],
+    shape: &'a [u16],
     rank: u32,
     weight: u32,
     heavy: usize,
 }
 
 impl<'a> Text<'a> {
-    /// The text of `words` (distinct) taken `rank`-th.
-    pub(super) fn new(vocabulary: &Vocabulary, words: &'a [u32], rank: u32) -> Text<'a> {
+    /// The text of `words` (distinct, sorted) and `shape` taken `rank`-th.
+    pub(super) fn new(vocabulary: &Vocabulary, words: &'a [u32], shape: &'a [u16], rank: u32) -> Text<'a> {
         let (weight, heavy) = weigh(vocabulary, words);
-        Text { words, rank, weight, heavy }
+        Text { words, shape, rank, weight, heavy }
     }
 }
 
@@ -199,6 +204,7 @@ impl Matcher {
             judged: filled(texts, NONE)?,
             kept: filled(texts, false)?,
             lines: LineKeys::default(),
+            shaped: false,
             found: Vec::new(),
             marks: filled(words, NONE)?,
             seen: filled(words, NONE)?,
@@ -225,38 +231,39 @@ impl Matcher {
     }
 
     /// Judges against `x` every kept short text the rule may call its near-duplicate, into
-    /// `best`. `kept_words(k)` are the words of the kept text taken `k`-th.
-    pub(super) fn find<'w>(&mut self, vocabulary: &Vocabulary, x: &Text<'_>, kept_words: &dyn Fn(u32) -> &'w [u32], best: &mut Best) -> Result<(), Error> {
+    /// `best`. `kept(k)` is the kept text taken `k`-th.
+    pub(super) fn find<'w>(&mut self, vocabulary: &Vocabulary, x: &Text<'_>, kept: &dyn Fn(u32) -> Shaped<'w>, best: &mut Best) -> Result<(), Error> {
         for &word in x.words {
             self.marks[word as usize] = x.rank;
         }
         if self.templates {
-            self.find_in_lists(vocabulary, x, kept_words, best);
+            self.find_in_lists(vocabulary, x, kept, best);
             return Ok(());
         }
         if x.words.len() <= KEYED_WORDS {
+            self.shaped = self.lines.kept_with_heavy_words_of(vocabulary, x.words) < SHAPES_PER_WORD_SET;
             let Matcher { lines, found, marks, held, .. } = self;
             let holds = |w: u32| marks[w as usize] == x.rank;
             lines.probe(vocabulary, x.words, &holds, held, found)?;
             let found = core::mem::take(&mut self.found);
-            for &kept in &found {
-                if self.kept[kept as usize] && self.judged[kept as usize] != x.rank {
-                    self.judged[kept as usize] = x.rank;
-                    if let Some(similarity) = self.judge(vocabulary, x, kept_words(kept)) {
-                        best.consider(similarity, kept);
+            for &k in &found {
+                if self.kept[k as usize] && self.judged[k as usize] != x.rank {
+                    self.judged[k as usize] = x.rank;
+                    if let Some(similarity) = self.judge(vocabulary, x, kept(k)) {
+                        best.consider(similarity, k);
                     }
                 }
             }
             self.found = found;
         }
         if x.words.len() >= LINE_WORDS {
-            self.find_in_lists(vocabulary, x, kept_words, best);
+            self.find_in_lists(vocabulary, x, kept, best);
         }
         Ok(())
     }
 
     /// Judges against `x` every kept text in the lists the rule may call its near-duplicate.
-    fn find_in_lists<'w>(&mut self, vocabulary: &Vocabulary, x: &Text<'_>, kept_words: &dyn Fn(u32) -> &'w [u32], best: &mut Best) {
+    fn find_in_lists<'w>(&mut self, vocabulary: &Vocabulary, x: &Text<'_>, kept: &dyn Fn(u32) -> Shaped<'w>, best: &mut Best) {
         self.plan.clear();
         for &word in x.words {
             let cost = self.cost(vocabulary, &self.all, word);
@@ -294,7 +301,7 @@ impl Matcher {
         if plan.1 == 0 {
             for at in 0..by_weight {
                 let word = self.plan[at].1;
-                self.meet(vocabulary, x, word, Lists::All(1), kept_words, best);
+                self.meet(vocabulary, x, word, Lists::All(1), kept, best);
             }
             return;
         }
@@ -304,18 +311,18 @@ impl Matcher {
             let word = self.plan[at].1;
             if taken < b + need as usize && vocabulary.heavy(word) {
                 taken += 1;
-                self.meet(vocabulary, x, word, Lists::All(need), kept_words, best);
+                self.meet(vocabulary, x, word, Lists::All(need), kept, best);
             }
         }
         for &word in x.words {
-            self.meet(vocabulary, x, word, if need == 1 { Lists::Once } else { Lists::Twice }, kept_words, best);
+            self.meet(vocabulary, x, word, if need == 1 { Lists::Once } else { Lists::Twice }, kept, best);
         }
     }
 
     /// Meets the kept texts listed under `word` and its typos in `lists` (those it may pair with:
     /// of a word other texts hold, only the typos no other text holds, whose lists are short); a
     /// text met as often as it needs is judged, once.
-    fn meet<'w>(&mut self, vocabulary: &Vocabulary, x: &Text<'_>, word: u32, lists: Lists, kept_words: &dyn Fn(u32) -> &'w [u32], best: &mut Best) {
+    fn meet<'w>(&mut self, vocabulary: &Vocabulary, x: &Text<'_>, word: u32, lists: Lists, kept: &dyn Fn(u32) -> Shaped<'w>, best: &mut Best) {
         let mut typos = if vocabulary.heavy(word) { Some(vocabulary.heavy_neighbours(word)) } else { None };
         let mut next = Some(word);
         while let Some(listed) = next {
@@ -330,8 +337,8 @@ impl Matcher {
                     Lists::Once => self.once[listed as usize][e],
                     Lists::Twice => self.twice[listed as usize][e],
                 };
-                let (kept, _, entry_need) = unpack(entry);
-                let k = kept as usize;
+                let (listed_rank, _, entry_need) = unpack(entry);
+                let k = listed_rank as usize;
                 let need = match lists {
                     Lists::All(need) => need,
                     Lists::Once => 1,
@@ -349,29 +356,29 @@ impl Matcher {
                 }
                 if self.judged[k] != x.rank {
                     self.judged[k] = x.rank;
-                    self.consider(vocabulary, x, entry, kept_words, best);
+                    self.consider(vocabulary, x, entry, kept, best);
                 }
             }
             next = typos.as_mut().and_then(|typos| typos.find(|&n| self.pairable(word, n)));
         }
     }
 
-    fn consider<'w>(&mut self, vocabulary: &Vocabulary, x: &Text<'_>, entry: u64, kept_words: &dyn Fn(u32) -> &'w [u32], best: &mut Best) {
-        let (kept, wy, _) = unpack(entry);
+    fn consider<'w>(&mut self, vocabulary: &Vocabulary, x: &Text<'_>, entry: u64, kept: &dyn Fn(u32) -> Shaped<'w>, best: &mut Best) {
+        let (k, wy, _) = unpack(entry);
         let wx = x.weight;
         let (num, den) = self.threshold;
         // Sizes first: the shared weight is at most the lighter text's.
         if u64::from(wx.max(wy)) * u64::from(num) > u64::from(wx.min(wy)) * u64::from(den) {
             return;
         }
-        if let Some(similarity) = self.judge(vocabulary, x, kept_words(kept)) {
-            best.consider(similarity, kept);
+        if let Some(similarity) = self.judge(vocabulary, x, kept(k)) {
+            best.consider(similarity, k);
         }
     }
 
     /// The similarity of `x` and `y` if the rule calls them near-duplicate.
-    pub(super) fn judge(&mut self, vocabulary: &Vocabulary, x: &Text<'_>, y: &[u32]) -> Option<f64> {
-        
+    pub(super) fn judge(&mut self, vocabulary: &Vocabulary, x: &Text<'_>, kept: Shaped<'_>) -> Option<f64> {
+        let y = kept.words;
         self.judgement = self.judgement.wrapping_add(1);
         let round = self.judgement;
         let wx = x.weight;
@@ -409,6 +416,9 @@ impl Matcher {
                 return None;
             }
             let paired = self.one_typo(vocabulary, x, round, shared_heavy)?;
+            if self.shaped && self.clash(x, kept, paired, round) {
+                return None;
+            }
             let shared = shared + if paired { TYPO_SHARED } else { 0 };
             return Some(f64::from(shared) / f64::from(wx + wy - shared));
         }
@@ -440,6 +450,15 @@ impl Matcher {
             ([], &[v]) => vocabulary.neighbours(v).any(|w| self.marks[w as usize] == x.rank && self.pairable(w, v)).then(|| false),
             _ => None,
         }
+    }
+
+    /// Whether the shapes of the lines `x` and `y`, whose words the latest judgement (`round`)
+    /// compared, clash; `paired`: whether a word of each was found to be a typo of the other.
+    fn clash(&self, x: &Text<'_>, y: Shaped<'_>, paired: bool, round: u32) -> bool {
+        let typo = if paired { Some((self.ux[0], self.uy[0])) } else { None };
+        let x_holds = |w: u32| self.marks[w as usize] == x.rank;
+        let y_holds = |w: u32| self.seen[w as usize] == round || typo.map_or(false, |(u, _)| u == w);
+        clash(Shaped { words: x.words, shape: x.shape }, y, typo, &x_holds, &y_holds)
     }
 
     /// Whether the text's word `a` and the candidate's typo of it `b` pair: when one of them is

@@ -1,8 +1,11 @@
-//! What the rule keeps of each text: its kind, its word set when short, its word-pair
-//! signature when it may meet a long text. One tokenisation serves words and pairs.
+//! What the rule keeps of each text: its kind, its word set when short, its shape when it may
+//! be judged as a line, its word-pair signature when it may meet a long text. One tokenisation
+//! serves words and pairs.
 
+use super::lines::KEYED_WORDS;
+use super::shape::{shape, Token};
 use super::vocabulary::Vocabulary;
-use super::{Kind, NUM_PERM, PAIRS_TO_MEET_LONG, SHORT_WORDS};
+use super::{insertion_sort, Kind, NUM_PERM, PAIRS_TO_MEET_LONG, SHAPE_ENTRIES, SHORT_WORDS};
 use crate::fingerprint::check_offsets;
 use crate::fingerprint::text::{for_each_token, word_units, Scratch, ShingleHasher};
 use crate::minhash::Sketch;
@@ -17,15 +20,22 @@ pub struct TextSketches {
     /// [`Kind`] codes, one per text.
     pub(super) kinds: Vec<u8>,
     /// Text i's word ids are `words[word_end[i - 1]..word_end[i]]` (from 0 for i = 0), distinct,
-    /// in no order; empty unless the text is short.
+    /// sorted; empty unless the text is short.
     pub(super) word_end: Vec<u32>,
     pub(super) words: Vec<u32>,
+    /// Text i's shape is `shapes[shape_end[i - 1]..shape_end[i]]`; empty unless the text has at
+    /// most [`KEYED_WORDS`] distinct words.
+    pub(super) shape_end: Vec<u32>,
+    pub(super) shapes: Vec<u16>,
     /// The words of the short texts.
     pub(super) vocabulary: Vocabulary,
     /// Per text, the number of its word-pair signature in `signatures`, or [`NO_SIGNATURE`].
     pub(super) signature_of: Vec<u32>,
     pub(super) signatures: Vec<u32>,
     scratch: Scratch,
+    /// The word id of each token of the text being added, and whether a hyphen alone comes before it.
+    sequence: Vec<(u32, bool)>,
+    tokens: Vec<Token>,
     distinct: Vec<u64>,
     pairs: Vec<u64>,
     bins: Vec<u64>,
@@ -90,6 +100,12 @@ impl TextSketches {
         start..self.word_end[i] as usize
     }
 
+    /// The shape of text `i`.
+    pub(super) fn shape(&self, i: usize) -> &[u16] {
+        let start = if i == 0 { 0 } else { self.shape_end[i - 1] as usize };
+        &self.shapes[start..self.shape_end[i] as usize]
+    }
+
     /// The word-pair signature of text `i`, if it has one.
     pub(super) fn signature(&self, i: usize) -> Option<&[u32]> {
         match self.signature_of[i] {
@@ -113,6 +129,7 @@ impl TextSketches {
         }
         reserve(&mut self.kinds, count)?;
         reserve(&mut self.word_end, count)?;
+        reserve(&mut self.shape_end, count)?;
         reserve(&mut self.signature_of, count)?;
         let before = self.len();
         for window in offsets.windows(2) {
@@ -131,16 +148,19 @@ impl TextSketches {
             return;
         }
         let words = if len == 0 { 0 } else { self.word_end[len - 1] as usize };
+        let shapes = if len == 0 { 0 } else { self.shape_end[len - 1] as usize };
         let signatures = self.signature_of[..len].iter().filter(|&&s| s != NO_SIGNATURE).count();
         self.kinds.truncate(len);
         self.word_end.truncate(len);
+        self.shape_end.truncate(len);
         self.signature_of.truncate(len);
         self.words.truncate(words);
+        self.shapes.truncate(shapes);
         self.signatures.truncate(signatures * NUM_PERM);
     }
 
     fn add_one(&mut self, text: &[u8]) -> Result<(), Error> {
-        let TextSketches { kinds, word_end, words, vocabulary, signature_of, signatures, scratch, distinct, pairs, bins } = self;
+        let TextSketches { kinds, word_end, words, shape_end, shapes, vocabulary, signature_of, signatures, scratch, sequence, tokens, distinct, pairs, bins } = self;
         let (units, hasher) = word_units(text, SEED, scratch)?;
         // Distinct words up to one past the short limit: that one says the text is long.
         distinct.clear();
@@ -159,15 +179,26 @@ impl TextSketches {
             if words.len() + distinct.len() >= u32::MAX as usize {
                 return Err(Error::TooManyElements);
             }
+            // (Signs can make more words than distinct unit hashes, never fewer.)
+            let shaped = distinct.len() <= KEYED_WORDS;
             // A word with signs is a word of its own: up to one a token.
             reserve(words, units.len())?;
+            sequence.clear();
+            if shaped {
+                reserve(sequence, units.len())?;
+            }
             let first = words.len();
-            if text.iter().any(|&b| b == b'+' || b == b'#') || distinct.iter().any(|&hash| vocabulary.id(hash).is_none()) {
-                // Words are classified from their bytes, and a word keeps the `+` and `#` signs
-                // right after it (`c`, `c++` and `c#` are three words): tokenise again.
+            // Words are classified from their bytes, a word keeps the `+` and `#` signs right after
+            // it (`c`, `c++` and `c#` are three words), and a line's shape notes hyphens between
+            // words: for each, tokenise again.
+            let retokenise = |b: &u8| *b == b'+' || *b == b'#' || (shaped && *b == b'-');
+            if text.iter().any(retokenise) || distinct.iter().any(|&hash| vocabulary.id(hash).is_none()) {
                 let mut result = Ok(());
+                let mut previous_end = None;
                 for_each_token(text, |start, end| {
+                    let hyphen = previous_end.map_or(false, |e: usize| &text[e..start] == b"-");
                     let signed = end + text[end..].iter().take_while(|&&b| b == b'+' || b == b'#').count();
+                    previous_end = Some(signed);
                     let hash = if signed == end { hasher.unit(&text[start..end]) } else { hasher.unit(&text[start..signed]) };
                     let id = match vocabulary.id(hash) {
                         Some(id) => Ok(id),
@@ -175,8 +206,14 @@ impl TextSketches {
                         None => return,
                     };
                     match id {
-                        Ok(id) if !words[first..].contains(&id) => words.push(id),
-                        Ok(_) => {}
+                        Ok(id) => {
+                            if !words[first..].contains(&id) {
+                                words.push(id);
+                            }
+                            if shaped {
+                                sequence.push((id, hyphen));
+                            }
+                        }
                         Err(error) => result = Err(error),
                     }
                 });
@@ -185,6 +222,23 @@ impl TextSketches {
                 for &hash in distinct.iter() {
                     words.push(vocabulary.id(hash).ok_or(Error::OutOfMemory)?);
                 }
+                if shaped {
+                    for &unit in units {
+                        sequence.push((vocabulary.id(unit).ok_or(Error::OutOfMemory)?, false));
+                    }
+                }
+            }
+            insertion_sort(&mut words[first..]);
+            if words.len() - first <= KEYED_WORDS {
+                tokens.clear();
+                reserve(tokens, sequence.len())?;
+                let set = &words[first..];
+                for &(id, hyphen) in sequence.iter() {
+                    let position = set.binary_search(&id).map_err(|_| Error::OutOfMemory)? as u8;
+                    tokens.push(Token { position, heavy: vocabulary.heavy(id), hyphen });
+                }
+                reserve(shapes, SHAPE_ENTRIES + 1)?;
+                shape(tokens, shapes);
             }
             word_pairs(units, &hasher, pairs)?;
             pairs.sort_unstable();
@@ -202,6 +256,7 @@ impl TextSketches {
             Kind::Long
         };
         word_end.push(words.len() as u32);
+        shape_end.push(shapes.len() as u32);
         kinds.push(kind as u8);
         Ok(())
     }
