@@ -599,6 +599,60 @@ describe('decisions', () => {
     }
   });
 
+  it('--output writes the JSON Lines inputs without the removed records, byte for byte, for every method and reading path, standard input included', () => {
+    const line = (text: string, extra: Record<string, unknown> = {}): string => JSON.stringify({ text, ...extra });
+    // Lines of every kind: near and exact copies, a record without words, a blank line, a line
+    // that is not JSON, CRLF, astral and combining characters, and no newline at the end.
+    const first = [
+      line('Fix a crash when the configuration file is missing', { n: 1 }),
+      '',
+      line('fix the crash when the configuraton file is missing.', { nested: { a: [1, 2] } }),
+      'not json',
+      `${line('Update the Brazilian Portuguese translation 😀 e\u0301')}\r`,
+      line('* * *'),
+      line('Fix a crash when the configuration file is missing', { n: 2 }),
+    ].join('\n');
+    const second = [line('Update the Brazilian Portuguese translation 😀 e\u0301'), line(mitA), line(mitB), line('A library for parsing TOML files'), ''].join('\n');
+    const piped = [line('A library for parsing TOML files'), line('Fix a crash when the configuration file is missing'), line('Unrelated words about gardening in spring'), ''].join('\n');
+    const dir = tree('output', { 'a.jsonl': first, 'b.jsonl': second, 'c.jsonl': Buffer.from([0x7b, 0x00, 0x01, 0x0a]) });
+    const inputs: [name: string, text: string][] = [[join(dir, 'a.jsonl'), first], [join(dir, 'b.jsonl'), second], ['<stdin>', piped]];
+    for (const method of [['--method', 'adaptive'], ['--method', 'simhash'], ['--method', 'simhash', '--threads', '1'], ['--method', 'minhash']]) {
+      const out = join(dir, 'kept.jsonl');
+      const result = run(['dedup', join(dir, 'a.jsonl'), join(dir, 'b.jsonl'), join(dir, 'c.jsonl'), '-', '--jsonl', '--removed', '--null', '--output', out, ...method], piped);
+      expect(result.status, `${method.join(' ')}: exit 1, a line and an input skipped`).toBe(1);
+      const removed = new Set(result.stdout.split('\0').filter(Boolean));
+      expect(removed.size, method.join(' ')).toBeGreaterThanOrEqual(2);
+      // The inputs' lines but the removed records, each ended by a newline; the binary input left out.
+      const expected = inputs
+        .flatMap(([name, text]) => (text.endsWith('\n') ? text.slice(0, -1) : text).split('\n').flatMap((l, i) => (removed.has(`${name}:${i + 1}`) ? [] : [`${l}\n`])))
+        .join('');
+      expect(readFileSync(out, 'utf8'), method.join(' ')).toBe(expected);
+      expect(readdirSync(dir).filter((f) => f.includes('partial')), 'no partial file left').toEqual([]);
+    }
+    // The output may be an input: it is read whole before it is replaced.
+    const again = run(['dedup', join(dir, 'a.jsonl'), '--jsonl', '--output', join(dir, 'a.jsonl')]);
+    expect(again.status).toBe(1);
+    expect(readFileSync(join(dir, 'a.jsonl'), 'utf8').split('\n')).toEqual([first.split('\n')[0], '', 'not json', first.split('\n')[4], first.split('\n')[5], '']);
+  });
+
+  it('--output refuses what it cannot do, and a run that cannot write it fails naming it, leaving nothing behind', () => {
+    const dir = tree('output-refused', { 'a.jsonl': `${JSON.stringify({ text: 'one line' })}\n` });
+    const file = join(dir, 'a.jsonl');
+    for (const [args, message] of [
+      [[file, '--output', join(dir, 'o')], /--output writes the records of JSON Lines input that are kept: add --jsonl/],
+      [[file, '--jsonl', '--method', 'simhash', '--groups', 'components', '--output', join(dir, 'o')], /--output needs decisions/],
+      [[file, '--jsonl', '--output', '-'], /--output must name a file/],
+    ] as const) {
+      const result = run(['dedup', ...args]);
+      expect(result.status).toBe(2);
+      expect(result.stderr).toMatch(message);
+    }
+    const missing = run(['dedup', file, '--jsonl', '--output', join(dir, 'no', 'such', 'dir', 'o.jsonl')]);
+    expect(missing.status).toBe(2);
+    expect(missing.stderr).toMatch(/cannot write --output .*o\.jsonl/);
+    expect(readdirSync(dir)).toEqual(['a.jsonl']);
+  });
+
   it('skips a JSON Lines record longer than the longest string JavaScript holds, names it, and reads the records after it, on every reading path', () => {
     const path = join(scratch, 'huge-record.jsonl');
     const fd = openSync(path, 'w');

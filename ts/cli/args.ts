@@ -72,6 +72,8 @@ export interface DedupOptions {
   readonly keep: Keep;
   /** Print only the documents to remove, one a line (`--removed`), ended by NUL with `--null`. */
   readonly removed: 'lines' | 'nul' | undefined;
+  /** Write the JSON Lines inputs to this file without the records removed (`--output`). */
+  readonly output: string | undefined;
   /** Globs a walked file's path must match one of (none: every file). */
   readonly include: readonly string[];
   /** Globs no walked file's path may match. */
@@ -130,6 +132,7 @@ const OPTIONS = {
   keep: { type: 'string' },
   'keep-field': { type: 'string' },
   removed: { type: 'boolean' },
+  output: { type: 'string' },
   null: { type: 'boolean', short: '0' },
   include: { type: 'string', multiple: true },
   exclude: { type: 'string', multiple: true },
@@ -169,6 +172,15 @@ export function parseCommandLine(argv: readonly string[]): Command {
   if (values.removed === true && values.json === true) throw new UsageError('--removed and --json are two outputs: choose one');
   if (values.removed === true && grouping === 'components') {
     throw new UsageError('--removed needs decisions: components can join documents far beyond the threshold, so deleting all but one member could delete unique documents');
+  }
+  if (values.output !== undefined && values.jsonl !== true) {
+    throw new UsageError('--output writes the records of JSON Lines input that are kept: add --jsonl (for files, use --removed)');
+  }
+  if (values.output !== undefined && grouping === 'components') {
+    throw new UsageError('--output needs decisions: components can join documents far beyond the threshold, so keeping one member could drop unique records');
+  }
+  if (values.output !== undefined && (values.output === '' || values.output === '-')) {
+    throw new UsageError(`--output must name a file (standard output holds the report), got '${values.output}'`);
   }
   if (grouping === 'components' && values.keep !== undefined) throw new UsageError('--keep chooses what decisions keep: it does not apply to --groups components');
   if (values['keep-field'] !== undefined && (values.jsonl !== true || (keep !== 'newest' && keep !== 'oldest'))) {
@@ -216,6 +228,7 @@ export function parseCommandLine(argv: readonly string[]): Command {
       grouping,
       keep,
       removed: values.removed === true ? (values.null === true ? 'nul' : 'lines') : undefined,
+      output: values.output,
       include: (values.include ?? []).map((glob) => globOf(glob, '--include')),
       exclude: (values.exclude ?? []).map((glob) => globOf(glob, '--exclude')),
     },

@@ -14,6 +14,7 @@ import { TextSketchCollector } from './text-sketches.js';
 import { IdCheck, ProblemLog, describeError } from './problems.js';
 import { type Progress, type ProgressStream, startProgress } from './progress.js';
 import { type Item, readDocuments } from './read.js';
+import { OutputFile, RecordLines, removedDocuments, spoolStandardInput } from './output.js';
 import { type DedupReport, jsonChunks, removedChunks, tableChunks } from './report.js';
 import { type Alias, type Source, listSources, totalSize } from './sources.js';
 
@@ -54,17 +55,38 @@ export async function runDedup(options: DedupOptions, io: DedupIo): Promise<numb
       io.stderr.write(`simhash-wasm: note: ${lines.path} is read as one document; add --jsonl to read one document per line\n`);
     }
   }
-  progress = startProgress(io.stderr, totalSize(sources));
-  let report: DedupReport;
-  const threads = options.threads ?? availableParallelism();
-  // One thread needs no workers: the same work runs here.
-  const pool = threads === 1 ? undefined : await createPool({ threads });
+  // --output reads the inputs twice: standard input is saved as it arrives.
+  const output = options.output === undefined ? undefined : await OutputFile.create(options.output);
+  let spool: Awaited<ReturnType<typeof spoolStandardInput>> | undefined;
   try {
-    report = await dedupSources(sources, aliases, options, io.stdin, problems, ids, progress, pool);
+    if (output !== undefined && sources.some((source) => source.kind === 'stdin')) spool = await spoolStandardInput(io.stdin);
+    const records = output === undefined ? undefined : new RecordLines();
+    const stdin = spool?.stream() ?? io.stdin;
+    progress = startProgress(io.stderr, totalSize(sources));
+    let report: DedupReport;
+    const threads = options.threads ?? availableParallelism();
+    // One thread needs no workers: the same work runs here.
+    const pool = threads === 1 ? undefined : await createPool({ threads });
+    try {
+      report = await dedupSources(sources, aliases, options, stdin, problems, ids, progress, pool, records);
+    } finally {
+      progress.finish();
+      await pool?.close();
+    }
+    if (output !== undefined && records !== undefined) {
+      if (records.length !== report.documents) throw new Error(`--output: ${records.length} records located for ${report.documents} documents (a bug; nothing was written)`);
+      const removed = removedDocuments(report.documents, report.fingerprinted.featurelessAt, report.representative ?? new Uint32Array(0));
+      await output.write(sources, records, removed, () => spool?.stream() ?? io.stdin);
+    }
+    return await finishRun(options, report, io, problems, ids);
   } finally {
-    progress.finish();
-    await pool?.close();
+    await output?.discard();
+    await spool?.remove();
   }
+}
+
+/** Writes the report and says how the run ended. */
+async function finishRun(options: DedupOptions, report: DedupReport, io: DedupIo, problems: ProblemLog, ids: IdCheck): Promise<number> {
   const chunks = options.removed !== undefined ? removedChunks(report, options.removed === 'nul' ? '\0' : '\n') : options.json ? jsonChunks(report) : tableChunks(report);
   await writeAll(io.stdout, chunks);
   problems.finish();
@@ -117,6 +139,7 @@ async function dedupSources(
   ids: IdCheck,
   progress: Progress,
   pool: Pool | undefined,
+  records: RecordLines | undefined,
 ): Promise<DedupReport> {
   const size = options.size === undefined ? {} : { size: options.size };
   const textOptions = { unit: options.unit, weighting: options.weighting, ...size };
@@ -132,11 +155,12 @@ async function dedupSources(
   if (options.jsonl !== undefined && pool !== undefined && collector instanceof FingerprintCollector && scoresByPosition) {
     // The workers parse the records too: splitting and parsing would otherwise keep this thread
     // busier than the workers. (Priorities from the texts or fields need them here.)
-    documents = await fingerprintJsonLinesSources(sources, options.jsonl, textOptions, stdin, pool, collector, problems, progress, checkIds ? ids : undefined);
+    documents = await fingerprintJsonLinesSources(sources, options.jsonl, textOptions, stdin, pool, collector, problems, progress, checkIds ? ids : undefined, records);
   } else {
     for await (const item of readDocuments(sources, options.jsonl, stdin, options.maxBytes)) {
       if (item.kind === 'document') {
         if (checkIds && item.where !== undefined) ids.note(item.idValue, item.where);
+        if (records !== undefined && item.at !== undefined) records.note(item.at[0], item.at[1]);
         const wait = collector.add(item.id, item.text, scoreOf(options.keep, item));
         if (wait !== undefined) await wait;
         documents++;

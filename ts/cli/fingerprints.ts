@@ -17,6 +17,8 @@ export interface Fingerprinted {
   readonly scores: readonly number[];
   /** Documents without a single shingle (empty, or punctuation only): they are not compared. */
   readonly featureless: readonly string[];
+  /** The positions of the featureless documents among all added, ascending. */
+  readonly featurelessAt: readonly number[];
 }
 
 /** A batch is fingerprinted once it holds this many documents... */
@@ -49,6 +51,9 @@ export class FingerprintCollector {
   readonly #ids: string[] = [];
   readonly #scores: number[] = [];
   readonly #featureless: string[] = [];
+  readonly #featurelessAt: number[] = [];
+  /** Documents added so far, with and without features. */
+  #added = 0;
 
   constructor(options: TextOptions, pool?: Pool) {
     this.#options = options;
@@ -81,8 +86,10 @@ export class FingerprintCollector {
   addFingerprinted(fingerprints: BigUint64Array, featureless: Uint32Array, idOf: (i: number) => string, scoreOf?: (i: number) => number): void {
     let next = 0;
     for (let i = 0; i < fingerprints.length; i++) {
+      const position = this.#added++;
       if (next < featureless.length && featureless[next] === i) {
         this.#featureless.push(idOf(i));
+        this.#featurelessAt.push(position);
         next++;
       } else {
         this.#store(fingerprints[i]!, idOf(i), scoreOf?.(i) ?? 0);
@@ -103,6 +110,7 @@ export class FingerprintCollector {
       ids: this.#ids,
       scores: this.#scores,
       featureless: this.#featureless,
+      featurelessAt: this.#featurelessAt,
     };
   }
 

@@ -30,7 +30,7 @@ export async function decideOrGroup(
     const groups = decisionGroups(representative).map(
       ({ members }): Group => ({ members, bits: new Uint8Array(members.length), similarity: Float64Array.from(members, (m) => similarity[m]!) }),
     );
-    return { fingerprinted: { ids: collected.ids, scores: collected.scores, featureless: collected.featureless, fingerprints: new BigUint64Array(0) }, grouped: { groups, representative } };
+    return { fingerprinted: { ids: collected.ids, scores: collected.scores, featureless: collected.featureless, featurelessAt: collected.featurelessAt, fingerprints: new BigUint64Array(0) }, grouped: { groups, representative } };
   }
   if ('signatures' in collected) {
     const { numPerm } = collected;

@@ -8,6 +8,7 @@ import type { Pool } from '../parallel/pool.js';
 import type { TextOptions } from '../shared/types.js';
 import type { JsonLinesFormat } from './args.js';
 import type { FingerprintCollector } from './fingerprints.js';
+import type { RecordLines } from './output.js';
 import type { IdCheck, ProblemLog } from './problems.js';
 import type { Progress } from './progress.js';
 import { type ReadFailure, jsonLinesBytes } from './read.js';
@@ -24,9 +25,10 @@ export async function fingerprintJsonLinesSources(
   problems: ProblemLog,
   progress: Progress,
   ids: IdCheck | undefined,
+  records: RecordLines | undefined,
 ): Promise<number> {
   let documents = 0;
-  for (const source of sources) {
+  for (const [index, source] of sources.entries()) {
     const name = sourceName(source);
     let failure: ReadFailure | undefined;
     const bytes = jsonLinesBytes(source, stdin, (reason) => (failure = reason));
@@ -35,6 +37,7 @@ export async function fingerprintJsonLinesSources(
       // Reported in line order, as reading on this thread does: skipped lines, then records, per batch.
       for (const skip of batch.skipped) problems.report({ input: `${name}:${skip.line}`, reason: skip.reason });
       if (ids !== undefined && batch.ids !== undefined) batch.ids.forEach((id, i) => ids.note(id, `${name}:${batch.lines[i]}`));
+      if (records !== undefined) for (const line of batch.lines) records.note(index, line);
       collector.addFingerprinted(batch.fingerprints, batch.featureless, (i) => {
         const id = batch.ids?.[i];
         return id === undefined ? `${name}:${batch.lines[i]}` : String(id);

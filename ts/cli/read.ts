@@ -23,6 +23,8 @@ export type Item =
       readonly where: string | undefined;
       /** A JSON Lines record's id field as the record holds it (`--id`); `undefined` when it has none, and `id` is then `where`. */
       readonly idValue?: string | number | undefined;
+      /** Where a JSON Lines record is: its input's position among the sources, and its line (from 1). */
+      readonly at?: readonly [source: number, line: number];
     }
   | { readonly kind: 'skipped'; readonly input: string; readonly reason: string; readonly bytes: number };
 
@@ -49,7 +51,7 @@ export async function* readDocuments(
   if (jsonl === undefined) {
     yield* readAhead(sources, READ_AHEAD, (source) => readWhole(source, stdin, maxBytes));
   } else {
-    for (const source of sources) yield* readJsonLines(source, jsonl, stdin);
+    for (const [index, source] of sources.entries()) yield* readJsonLines(source, index, jsonl, stdin);
   }
 }
 
@@ -113,7 +115,7 @@ function toBytes(chunk: unknown): Uint8Array {
   return typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Uint8Array);
 }
 
-async function* readJsonLines(source: Source, format: JsonLinesFormat, stdin: Readable): AsyncGenerator<Item> {
+async function* readJsonLines(source: Source, index: number, format: JsonLinesFormat, stdin: Readable): AsyncGenerator<Item> {
   const name = sourceName(source);
   const stream = source.kind === 'stdin' ? stdin : createReadStream(source.path, { highWaterMark: CHUNK_BYTES });
   // One decoder per stream: it carries a code point split between chunks.
@@ -133,7 +135,7 @@ async function* readJsonLines(source: Source, format: JsonLinesFormat, stdin: Re
       if ('reason' in parsed) yield { kind: 'skipped', input: `${name}:${lineNumber}`, reason: parsed.reason, bytes };
       else {
         const where = `${name}:${lineNumber}`;
-        yield { kind: 'document', id: parsed.id === undefined ? where : String(parsed.id), text: parsed.text, bytes, time: parsed.time, where, idValue: parsed.id };
+        yield { kind: 'document', id: parsed.id === undefined ? where : String(parsed.id), text: parsed.text, bytes, time: parsed.time, where, idValue: parsed.id, at: [index, lineNumber] };
       }
     }
   }

@@ -128,7 +128,7 @@ async function report(
     .sort((a, b) => a[0] - b[0])
     .map(([kept, removed]): Group => ({ members: Uint32Array.from([kept, ...removed]), bits: Uint8Array.from([0, ...removed.map((k) => bits[k]!)]) }));
   const scores = [...own.scores, ...foreign.map(() => 0)];
-  return { fingerprinted: { fingerprints, ids: names, scores, featureless: own.featureless }, grouped: { groups, representative } };
+  return { fingerprinted: { fingerprints, ids: names, scores, featureless: own.featureless, featurelessAt: own.featurelessAt }, grouped: { groups, representative } };
 }
 
 function hex(value: bigint): string {

@@ -19,6 +19,8 @@ export interface Signed {
   readonly scores: readonly number[];
   /** Documents without a single shingle: they are not compared. */
   readonly featureless: readonly string[];
+  /** The positions of the featureless documents among all added, ascending. */
+  readonly featurelessAt: readonly number[];
 }
 
 /** A batch is signed once it holds this many documents... */
@@ -40,6 +42,9 @@ export class SignatureCollector {
   readonly #ids: string[] = [];
   readonly #scores: number[] = [];
   readonly #featureless: string[] = [];
+  readonly #featurelessAt: number[] = [];
+  /** Documents signed so far, with and without features. */
+  #added = 0;
 
   constructor(options: MinHashOptions & { readonly numPerm: number }) {
     this.#options = options;
@@ -60,7 +65,7 @@ export class SignatureCollector {
   /** Signs what is left and returns everything collected. */
   finish(): Signed {
     this.#flush();
-    return { signatures: this.#signatures.subarray(0, this.#count * this.#options.numPerm), numPerm: this.#options.numPerm, ids: this.#ids, scores: this.#scores, featureless: this.#featureless };
+    return { signatures: this.#signatures.subarray(0, this.#count * this.#options.numPerm), numPerm: this.#options.numPerm, ids: this.#ids, scores: this.#scores, featureless: this.#featureless, featurelessAt: this.#featurelessAt };
   }
 
   #flush(): void {
@@ -68,12 +73,14 @@ export class SignatureCollector {
     const k = this.#options.numPerm;
     const batch = minhashMany(this.#texts, this.#options);
     for (let i = 0; i < this.#texts.length; i++) {
+      const position = this.#added++;
       const signature = batch.subarray(i * k, (i + 1) * k);
       const id = this.#textIds[i] ?? '';
       // An empty set signs as 0xFFFFFFFF everywhere; a set with features does so only by a
       // vanishing chance, confirmed on these few texts only.
       if (signature.every((v) => v === 0xffff_ffff) && features(this.#texts[i] ?? '', this.#textOptions).length === 0) {
         this.#featureless.push(id);
+        this.#featurelessAt.push(position);
       } else {
         this.#store(signature, id, this.#textScores[i] ?? 0);
       }

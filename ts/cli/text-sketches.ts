@@ -15,6 +15,8 @@ export interface Sketched {
   readonly scores: readonly number[];
   /** Documents without a single word: they are not compared. */
   readonly featureless: readonly string[];
+  /** Their positions among all added, ascending. */
+  readonly featurelessAt: readonly number[];
   /**
    * The decisions over the documents with words (positions of `ids`), taken by `priority`
    * (input order when undefined); frees the sketches.
@@ -57,6 +59,7 @@ export class TextSketchCollector {
       ids: positions.map((p) => this.#ids[p]!),
       scores: positions.map((p) => this.#scores[p]!),
       featureless: [...wordless].map((p) => this.#ids[p]!),
+      featurelessAt: [...wordless],
       decide: (priority) => {
         try {
           // Documents without words are kept and compared with none, wherever they are taken.

@@ -6,7 +6,8 @@ import { DEFAULT_DISTANCE, DEFAULT_THRESHOLD, DEFAULT_WEIGHTING } from './args.j
 export const USAGE = `usage: simhash-wasm dedup <files | directories | -> [--method adaptive|simhash|minhash]
            [--keep first|last|longest|shortest|newest|oldest] [--groups decisions|components]
            [--json | --removed [--null]] [--include GLOB] [--exclude GLOB]
-           [--jsonl [--field F] [--id F] [--keep-field F]] [--max-bytes N] [--threads N]
+           [--jsonl [--field F] [--id F] [--keep-field F] [--output FILE]]
+           [--max-bytes N] [--threads N]
        simhash-wasm dedup ... --method simhash [--distance N] [--unit word|char] [--size N]
            [--weighting binary|tf] [--redis URL [--index NAME]]
        simhash-wasm dedup ... --method minhash [--threshold J] [--unit word|char] [--size N]`;
@@ -71,6 +72,10 @@ Options
                       a repeated id is warned about with both records' <input>:<line>, a
                       number and a string printed alike (7, "7") stop the run, and a record
                       without the field is decided as its <input>:<line>
+  --output FILE       with --jsonl: write the inputs' lines to FILE without the records
+                      removed, each byte for byte (skipped lines too; an input skipped
+                      whole is left out); written beside FILE and renamed over it at the
+                      end, so FILE may be an input. The report still goes to standard output
   --keep-field F      with --jsonl and --keep newest or oldest: the field holding each
                       record's time (a number, or a date such as 2024-05-01T12:00:00Z)
   --max-bytes N       largest file read as one document, in bytes, with an optional K, M
