@@ -1,6 +1,6 @@
 // `node bench/cli-output.mjs [--records N] [--runs R]`: what `dedup --jsonl --output FILE` costs
 // over the report alone, on a JSON Lines file of real short lines (bench/short-lines.mjs's local
-// cache; by default 1,000,000 records, about 100 MB, each with an id and a field besides its
+// cache; by default 1,000,000 records, about 120 MB, each with an id and a field besides its
 // text), the two runs alternated in each round. Before any time counts, the output must hold
 // every input line but the removed records. Prints each round, the medians, their ratio and the
 // load.

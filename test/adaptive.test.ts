@@ -128,13 +128,15 @@ function tokens(text: string): [word: string, hyphen: boolean][] {
  * Whether the shapes of two lines clash, from their words in order, as the specification says:
  * each says a heavy word both hold more often than the other, or one joins two heavy words with a
  * hyphen or one light word and the other joins them the other way round, each word said once in
- * each; a text whose repeated heavy words and joints number more than 32 clashes with none.
+ * each (repeats counted up to 1,023); a text whose repeated heavy words and joints number more
+ * than 32 clashes with none.
  * `typo`: x's word and y's typo of it, paired.
  */
 function shapesClash(x: readonly [string, boolean][], y: readonly [string, boolean][], typo: readonly [string, string] | undefined): boolean {
   const shape = (t: readonly [string, boolean][]) => {
     const counts = new Map<string, number>();
-    for (const [w] of t) if (!light(w)) counts.set(w, (counts.get(w) ?? 0) + 1);
+    // A shape counts a word's repeats up to 1,023.
+    for (const [w] of t) if (!light(w)) counts.set(w, Math.min(1023, (counts.get(w) ?? 0) + 1));
     const joints = new Set<string>();
     t.forEach(([a], k) => {
       const [b, hyphen] = t[k + 1] ?? ['', false];

@@ -2,7 +2,7 @@
 // it, on small directories made for each case.
 
 import { spawnSync } from 'node:child_process';
-import { closeSync, cpSync, existsSync, linkSync, openSync, writeSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { closeSync, cpSync, existsSync, linkSync, lstatSync, openSync, writeSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -650,7 +650,39 @@ describe('decisions', () => {
     const missing = run(['dedup', file, '--jsonl', '--output', join(dir, 'no', 'such', 'dir', 'o.jsonl')]);
     expect(missing.status).toBe(2);
     expect(missing.stderr).toMatch(/cannot write --output .*o\.jsonl/);
-    expect(readdirSync(dir)).toEqual(['a.jsonl']);
+    // A directory fails before anything is read; a pipe named as a file cannot be read twice.
+    mkdirSync(join(dir, 'out'));
+    const directory = run(['dedup', file, '--jsonl', '--output', join(dir, 'out')]);
+    expect([directory.status, directory.stdout]).toEqual([2, '']);
+    expect(directory.stderr).toMatch(/cannot write --output .*out: it is a directory/);
+    const command = `${JSON.stringify(process.execPath)} ${JSON.stringify(cli)} dedup <(cat ${JSON.stringify(file)}) --jsonl --output ${JSON.stringify(join(dir, 'o.jsonl'))}`;
+    const piped = spawnSync('bash', ['-c', command], { cwd: scratch, encoding: 'utf8' });
+    expect(piped.status).toBe(2);
+    expect(piped.stderr).toMatch(/--output reads its inputs twice, and .* is not a regular file/);
+    expect(readdirSync(dir).sort()).toEqual(['a.jsonl', 'out']);
+    // A symbolic link as the output stays a link to the file written.
+    writeFileSync(join(dir, 'target.jsonl'), 'old\n');
+    symlinkSync(join(dir, 'target.jsonl'), join(dir, 'link.jsonl'));
+    expect(run(['dedup', file, '--jsonl', '--output', join(dir, 'link.jsonl')]).status).toBe(0);
+    expect(readFileSync(join(dir, 'target.jsonl'), 'utf8')).toBe(readFileSync(file, 'utf8'));
+    expect(lstatSync(join(dir, 'link.jsonl')).isSymbolicLink()).toBe(true);
+  });
+
+  it('--output copies records across the megabyte reads of a large input, dropped and kept lines spanning them', () => {
+    // 40 records of 100–300 KB, a third of them copies of an earlier one: lines cross every read.
+    const records: string[] = [];
+    for (let i = 0; i < 40; i++) {
+      const copy = i % 3 === 2;
+      const text = copy ? JSON.parse(records[i - 2]!).text : `${mitA} ${'word'.repeat(25_000 + 12_500 * (i % 5))} ${i}`;
+      records.push(JSON.stringify({ text, i }));
+    }
+    const dir = tree('output-large', { 'big.jsonl': `${records.join('\n')}\n` });
+    const result = run(['dedup', join(dir, 'big.jsonl'), '--jsonl', '--removed', '--output', join(dir, 'kept.jsonl')]);
+    expect(result.status).toBe(0);
+    const removed = new Set(result.stdout.split('\n').filter(Boolean));
+    expect(removed.size).toBeGreaterThanOrEqual(10);
+    const expected = records.filter((_, i) => !removed.has(`${join(dir, 'big.jsonl')}:${i + 1}`)).map((r) => `${r}\n`).join('');
+    expect(readFileSync(join(dir, 'kept.jsonl'), 'utf8')).toBe(expected);
   });
 
   it('skips a JSON Lines record longer than the longest string JavaScript holds, names it, and reads the records after it, on every reading path', () => {

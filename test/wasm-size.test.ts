@@ -30,15 +30,15 @@
 // typos, and the index of singly held words keyed by the other heavy words of their text, took it
 // to 176,894 bytes: the budget was 173 KB. A line's shape (its repeated heavy words and the words
 // it joins by a hyphen or one light word, noted as each short text is sketched and compared when
-// two lines hold the same words) took it to 184,573 bytes, with its entries sorted by insertion
-// and the hyphens found by the tokenisation that signed words already take: the budget is 181 KB.
+// two lines hold the same words) took it to 185,087 bytes, with its entries sorted by insertion
+// and the hyphens found by the tokenisation that signed words already take: the budget is 182 KB.
 
 import { statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
 
-it('keeps dist/simhash.wasm under 181 KB', () => {
+it('keeps dist/simhash.wasm under 182 KB', () => {
   const bytes = statSync(fileURLToPath(new URL('../dist/simhash.wasm', import.meta.url))).size;
   expect(bytes).toBeGreaterThan(1000);
-  expect(bytes).toBeLessThan(181 * 1024);
+  expect(bytes).toBeLessThan(182 * 1024);
 });

@@ -16,7 +16,7 @@ import { type Progress, type ProgressStream, startProgress } from './progress.js
 import { type Item, readDocuments } from './read.js';
 import { OutputFile, RecordLines, removedDocuments, spoolStandardInput } from './output.js';
 import { type DedupReport, jsonChunks, removedChunks, tableChunks } from './report.js';
-import { type Alias, type Source, listSources, totalSize } from './sources.js';
+import { type Alias, type Source, listSources, sourceName, totalSize } from './sources.js';
 
 /** Positions of the MinHash signatures `--method minhash` computes (the library's default). */
 const MINHASH_PERMUTATIONS = 128;
@@ -55,13 +55,23 @@ export async function runDedup(options: DedupOptions, io: DedupIo): Promise<numb
       io.stderr.write(`simhash-wasm: note: ${lines.path} is read as one document; add --jsonl to read one document per line\n`);
     }
   }
-  // --output reads the inputs twice: standard input is saved as it arrives.
+  // --output reads the inputs twice: standard input is saved as it arrives; a pipe named as a
+  // file could not be read again.
+  const pipe = options.output === undefined ? undefined : sources.find((source) => source.kind === 'file' && source.size === undefined);
+  if (pipe !== undefined) {
+    io.stderr.write(`simhash-wasm: --output reads its inputs twice, and ${sourceName(pipe)} is not a regular file (a pipe or a device): save it to a file, or give it as - (standard input)\n`);
+    return 2;
+  }
   const output = options.output === undefined ? undefined : await OutputFile.create(options.output);
   let spool: Awaited<ReturnType<typeof spoolStandardInput>> | undefined;
+  let firstRead: Readable | undefined;
   try {
     if (output !== undefined && sources.some((source) => source.kind === 'stdin')) spool = await spoolStandardInput(io.stdin);
     const records = output === undefined ? undefined : new RecordLines();
-    const stdin = spool?.stream() ?? io.stdin;
+    firstRead = spool?.stream();
+    // (Destroyed below if the run ends before reading it: its file is about to go.)
+    firstRead?.on('error', () => undefined);
+    const stdin = firstRead ?? io.stdin;
     progress = startProgress(io.stderr, totalSize(sources));
     let report: DedupReport;
     const threads = options.threads ?? availableParallelism();
@@ -80,6 +90,7 @@ export async function runDedup(options: DedupOptions, io: DedupIo): Promise<numb
     }
     return await finishRun(options, report, io, problems, ids);
   } finally {
+    firstRead?.destroy();
     await output?.discard();
     await spool?.remove();
   }

@@ -2,18 +2,36 @@
  * `--output FILE`: the JSON Lines inputs written again without the records removed, each line
  * byte for byte as it was read. The records are found by where they were read (input, line), so
  * repeated ids and records without one are told apart; the inputs are read a second time,
- * streaming, so memory holds four bytes per record and no text.
+ * streaming, so memory holds five bytes per record and no text.
  */
 
 import { randomBytes } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
-import { type FileHandle, mkdtemp, open, rename, rm, unlink } from 'node:fs/promises';
+import { createReadStream, createWriteStream, rmSync } from 'node:fs';
+import { type FileHandle, mkdtemp, open, realpath, rename, rm, stat, unlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { Readable, Writable } from 'node:stream';
 import { BINARY_PROBE_BYTES, looksBinary } from '../shared/binary.js';
 import { type Source, sourceName } from './sources.js';
+
+/**
+ * Removes `path` (a file or a directory) if the process is interrupted (SIGINT, SIGTERM, SIGHUP)
+ * before the returned function is called, then lets the signal end the process as it would have.
+ */
+function removedOnSignal(path: string): () => void {
+  const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+  const onSignal = (signal: NodeJS.Signals): void => {
+    forget();
+    rmSync(path, { recursive: true, force: true });
+    process.kill(process.pid, signal);
+  };
+  const forget = (): void => {
+    for (const signal of signals) process.off(signal, onSignal);
+  };
+  for (const signal of signals) process.once(signal, onSignal);
+  return forget;
+}
 
 /** Read size of the second pass. */
 const CHUNK_BYTES = 1 << 20;
@@ -76,7 +94,11 @@ export function removedDocuments(documents: number, featurelessAt: readonly numb
 export async function spoolStandardInput(stdin: Readable): Promise<{ stream: () => Readable; remove: () => Promise<void> }> {
   const directory = await mkdtemp(join(tmpdir(), 'simhash-wasm-'));
   const path = join(directory, 'stdin.jsonl');
-  const remove = (): Promise<void> => rm(directory, { recursive: true, force: true });
+  const forget = removedOnSignal(directory);
+  const remove = async (): Promise<void> => {
+    forget();
+    await rm(directory, { recursive: true, force: true });
+  };
   try {
     await pipeline(stdin, createWriteStream(path));
   } catch (error) {
@@ -95,18 +117,27 @@ export class OutputFile {
   readonly #path: string;
   readonly #partial: string;
   readonly #handle: FileHandle;
+  readonly #forget: () => void;
 
-  private constructor(path: string, partial: string, handle: FileHandle) {
+  private constructor(path: string, partial: string, handle: FileHandle, forget: () => void) {
     this.#path = path;
     this.#partial = partial;
     this.#handle = handle;
+    this.#forget = forget;
   }
 
-  /** Opens the file that will become `path`. */
+  /**
+   * Opens the file that will become `path` (the file a symbolic link there points to, so that the
+   * link stays).
+   */
   static async create(path: string): Promise<OutputFile> {
-    const partial = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.partial`);
     try {
-      return new OutputFile(path, partial, await open(partial, 'wx'));
+      const existing = await stat(path).catch(() => undefined);
+      if (existing?.isDirectory() === true) throw new Error('it is a directory');
+      const target = existing === undefined ? path : await realpath(path);
+      const partial = join(dirname(target), `.${basename(target)}.${randomBytes(6).toString('hex')}.partial`);
+      const handle = await open(partial, 'wx');
+      return new OutputFile(target, partial, handle, removedOnSignal(partial));
     } catch (error) {
       throw new Error(`cannot write --output ${path}: ${(error as Error).message}`);
     }
@@ -124,17 +155,23 @@ export class OutputFile {
     const written = (): void => {
       if (failure !== undefined) throw new Error(`cannot write --output ${this.#path}: ${failure.message}`);
     };
-    for (const [s, source] of sources.entries()) {
-      const input = source.kind === 'stdin' ? stdin() : createReadStream(source.path, { highWaterMark: CHUNK_BYTES });
-      try {
-        await copyKept(input, records.of(s), removed, out, written);
-      } catch (error) {
-        if (failure !== undefined) throw error;
-        throw new Error(`cannot read ${sourceName(source)} again for --output: ${(error as Error).message}`);
+    try {
+      for (const [s, source] of sources.entries()) {
+        const input = source.kind === 'stdin' ? stdin() : createReadStream(source.path, { highWaterMark: CHUNK_BYTES });
+        try {
+          await copyKept(input, records.of(s), removed, out, written);
+        } catch (error) {
+          input.destroy();
+          if (failure !== undefined) throw error;
+          throw new Error(`cannot read ${sourceName(source)} again for --output: ${(error as Error).message}`);
+        }
       }
+      await new Promise<void>((resolve) => out.end(resolve));
+      written();
+    } catch (error) {
+      out.destroy();
+      throw error;
     }
-    await new Promise<void>((resolve) => out.end(resolve));
-    written();
     try {
       await rename(this.#partial, this.#path);
     } catch (error) {
@@ -144,6 +181,7 @@ export class OutputFile {
 
   /** Removes what was written, if it is still there (after a failure). */
   async discard(): Promise<void> {
+    this.#forget();
     await this.#handle.close().catch(() => undefined);
     await unlink(this.#partial).catch(() => undefined);
   }

@@ -10,8 +10,9 @@
  * the heavy words that text holds besides, so a probe finds only texts whose other heavy words are
  * its own (or its own but the word the typo replaces). A key is the sum of its words' unit hashes
  * (modulo 2⁶⁴). Two kept texts under one key would be
- * near-duplicates of each other, so a key lists one kept text (two only when sums collide): the
- * work per text is bounded by its own words and their typos.
+ * near-duplicates of each other but for their shapes, so a key lists at most
+ * `SHAPES_PER_WORD_SET` kept texts of one word set (more only when sums collide): the work per
+ * text is bounded by its own words and their typos.
  */
 
 import { LIGHT_CHANGES, LINE_WORDS, TYPO_CONTEXT } from '../shared/adaptive.js';

@@ -4,7 +4,8 @@
  * words joined by a hyphen or by one light word. Two lines the words call near-duplicates are not
  * when their shapes clash: each says a word both hold more often than the other does, or one
  * joins heavy words `a` and `b` as `a-b` or `a L b` and the other as `b-a` or `b L a`, with the
- * same joint, each of `a` and `b` said once in each. Entries name words by their positions in the text's sorted word set.
+ * same joint, each of `a` and `b` said once in each. Repeats are counted up to 1,023. Entries
+ * name words by their positions in the text's sorted word set.
  */
 
 import { SHAPE_ENTRIES } from '../shared/adaptive.js';

@@ -4,8 +4,9 @@
  * of it in the other pair when one of the two is held by no other short text taken before.
  * - *Lines* (either text below {@link LINE_WORDS} distinct words): the same heavy words
  *   but for one typo (a pair, or one word too many that is a typo of a word the other holds)
- *   when they share {@link TYPO_CONTEXT} heavy words besides, and at most
- *   `min(LIGHT_CHANGES, heavy words shared)` light words on each side that the other lacks.
+ *   when they share {@link TYPO_CONTEXT} heavy words besides, at most
+ *   `min(LIGHT_CHANGES, heavy words shared)` light words on each side that the other lacks, and
+ *   shapes that do not clash (`text-shape.ts`).
  * - *Sentences*: weighted Jaccard similarity `M / (W(x) + W(y) − M)` (heavy
  *   {@link HEAVY_WEIGHT}, light {@link LIGHT_WEIGHT}, a typo pair sharing {@link TYPO_SHARED},
  *   pairs by maximum matching) at least {@link THRESHOLD}, and at most one unpaired heavy word on

@@ -138,9 +138,9 @@ impl TextSketches {
             let x = words_of(p);
             let short = kind != Kind::Long;
             // A kept text of the same words is the best a short text can find among short
-            // ones (similarity 1, and no other kept text has these words), so a family of
-            // identical word sets costs each member one lookup.
-            // (Lines of the same words may still clash in shape.)
+            // ones (similarity 1; it is the first kept with these words), so a family of
+            // identical word sets costs each member one lookup. Lines of the same words may
+            // clash in shape: then the search below judges every candidate.
             let twin = if short { kept_sets.get(set_hash(x)).filter(|&kept| kept_words(kept) == x && !clashes(rule, Shaped { words: x, shape: self.shape(p) }, kept_text(kept))) } else { None };
             if let Some(kept) = twin {
                 best.consider(1.0, kept);
@@ -357,13 +357,13 @@ impl Look<'_> {
     }
 }
 
-/// A hash of a set of words in rank order.
 /// Whether `rule` may tell apart two texts of the same words by their shapes: lines by v3 with
 /// template siblings kept, whose shapes clash.
 fn clashes(rule: Rule, x: Shaped<'_>, y: Shaped<'_>) -> bool {
     rule == Rule::V3 { templates: false } && x.words.len() < LINE_WORDS && clash(x, y, None, &|_| true, &|_| true)
 }
 
+/// A hash of a set of words in rank order.
 fn set_hash(words: &[u32]) -> u64 {
     words.iter().fold(words.len() as u64, |h, &w| (h ^ u64::from(w)).wrapping_mul(0xFF51_AFD7_ED55_8CCD).rotate_left(29))
 }
@@ -383,7 +383,6 @@ fn reachable(sx: usize, sy: usize, overlap: usize) -> bool {
     let (n, d) = (SHORT_NUMERATOR as usize, SHORT_DENOMINATOR as usize);
     sx.min(sy) * d >= sx.max(sy) * n && overlap * (n + d) >= n * (sx + sy)
 }
-
 
 fn push<T>(list: &mut Vec<T>, value: T) -> Result<(), Error> {
     list.try_reserve(1).map_err(|_| Error::OutOfMemory)?;
@@ -523,14 +522,16 @@ mod tests {
     /// Whether the shapes of two lines clash, from their words in order (`docs/adaptive.md`): each
     /// says a heavy word both hold more often than the other, or one joins two heavy words with a
     /// hyphen or one light word and the other joins them the other way round, each word said once
-    /// in each; a text whose repeated heavy words and joints number more than 32 clashes with
-    /// none. `typo`: x's word and y's typo of it, paired.
+    /// in each (repeats counted up to 1,023); a text whose repeated heavy words and joints number
+    /// more than 32 clashes with none. `typo`: x's word and y's typo of it, paired.
     fn shapes_clash(x: &[(String, bool)], y: &[(String, bool)], typo: Option<(String, String)>, heavy: &dyn Fn(&String) -> bool) -> bool {
         use std::collections::{HashMap, HashSet};
         type Joint = (String, String, String);
         let shape = |t: &[(String, bool)]| {
             let mut counts: HashMap<String, usize> = HashMap::new();
             t.iter().filter(|(w, _)| heavy(w)).for_each(|(w, _)| *counts.entry(w.clone()).or_insert(0) += 1);
+            // A shape counts a word's repeats up to 1,023.
+            counts.values_mut().for_each(|n| *n = (*n).min(1023));
             let mut joints: HashSet<Joint> = HashSet::new();
             for k in 0..t.len().saturating_sub(1) {
                 let ((a, _), (b, hyphen)) = (&t[k], &t[k + 1]);

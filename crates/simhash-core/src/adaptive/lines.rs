@@ -10,9 +10,11 @@
 //! one text taken before holds pairs with a word taken before; such words are indexed by typo
 //! key and by the heavy words their text holds besides, so a probe finds only texts whose other
 //! heavy words are its own (or its own but the word the typo replaces). A key is the sum of its
-//! words' unit hashes, so a variant costs one addition. Two kept texts under one key would be near-duplicates of each other (the later
-//! would not have been kept), so a key lists one kept text, two only when sums collide: the work
-//! per text is bounded by its own words and their typos, whatever the rest of the input holds.
+//! words' unit hashes, so a variant costs one addition. Two kept texts under one key would be
+//! near-duplicates of each other but for their shapes (the later would not have been kept), so a
+//! key lists at most `SHAPES_PER_WORD_SET` kept texts of one word set, more only when sums
+//! collide: the work per text is bounded by its own words and their typos, whatever the rest of
+//! the input holds.
 //!
 //! A text of more than [`KEYED_WORDS`] distinct words is in no such pair: the other text has
 //! fewer than [`LINE_WORDS`], and one typo and `LIGHT_CHANGES` light words are all a line

@@ -6,7 +6,8 @@
 //! `convert YAML to JSON`: each pair names two things. Two lines the words call near-duplicates
 //! are not when their shapes *clash*:
 //! - each says a word both hold more often than the other does (a repeated word replaced; a
-//!   word repeated, or said once less, on one side alone is no clash), or
+//!   word repeated, or said once less, on one side alone is no clash; repeats are counted up to
+//!   1,023), or
 //! - one joins heavy words `a` and `b` as `a-b` or `a L b` (`L` one light word) and the other as
 //!   `b-a` or `b L a`, with the same joint, each of `a` and `b` said once in each. Words swapped
 //!   or moved elsewhere are no clash.
@@ -187,7 +188,7 @@ mod tests {
     }
 
     #[test]
-    fn a_shape_past_its_bound_is_empty() {
+    fn a_shape_past_its_bound_clashes_with_none() {
         // Words 0–21 joined in a chain (21 joints), then the first `repeated` said again apart.
         let chain = |repeated: u8| of(&(0..22).map(|i| (i, true, i > 0)).chain((0..repeated).map(|i| (i, true, false))).collect::<Vec<_>>());
         assert_eq!(chain(11).len(), SHAPE_ENTRIES);

@@ -9,8 +9,10 @@
 //! - *Lines*: when either text has fewer than [`LINE_WORDS`] distinct words, the two
 //!   hold the same heavy words, but for one typo (a pair, or one word too many that is a typo of
 //!   a word the other holds) when they share [`TYPO_CONTEXT`] heavy words besides, and each
-//!   holds at most `min(LIGHT_CHANGES, heavy words shared)` light words the other lacks. A line that names another item, or adds a word that says
-//!   more (`- documentation`, `(flake8)`), is a different line.
+//!   holds at most `min(LIGHT_CHANGES, heavy words shared)` light words the other lacks, and
+//!   their shapes do not clash (the `shape` module). A line that names another item, adds a word
+//!   that says more (`- documentation`, `(flake8)`) or reverses its words (`English-Czech`,
+//!   `Czech-English`) is a different line.
 //! - *Sentences*: otherwise, with each word weighing [`HEAVY_WEIGHT`] or [`LIGHT_WEIGHT`], the
 //!   words both hold shared, and the heavy words only one holds paired with their typos on the
 //!   other side (a maximum matching, each pair sharing [`TYPO_SHARED`] of its weight), the

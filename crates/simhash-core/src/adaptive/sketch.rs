@@ -141,10 +141,12 @@ impl TextSketches {
         Ok(())
     }
 
-    /// Forgets the texts after the first `len` (none if there are fewer). Their words stay in
+    /// Forgets the texts after the first `len` (none if there are fewer), and what a text that
+    /// failed to be added left behind. Their words stay in
     /// the vocabulary, held by no text: harmless, and no allocation that could fail.
     pub fn truncate(&mut self, len: usize) {
-        if len >= self.len() {
+        // (At `len` equal to the count, what a failed text left of its words and shape goes.)
+        if len > self.len() {
             return;
         }
         let words = if len == 0 { 0 } else { self.word_end[len - 1] as usize };
@@ -176,7 +178,7 @@ impl TextSketches {
             signature_of.push(NO_SIGNATURE);
             Kind::Wordless
         } else if distinct.len() <= SHORT_WORDS {
-            if words.len() + distinct.len() >= u32::MAX as usize {
+            if words.len() + distinct.len() >= u32::MAX as usize || shapes.len() + SHAPE_ENTRIES + 1 >= u32::MAX as usize {
                 return Err(Error::TooManyElements);
             }
             // (Signs can make more words than distinct unit hashes, never fewer.)
