@@ -16,10 +16,9 @@
  * Candidates of lines come from keys (`text-lines.ts`); those of sentences (and of every pair
  * when template siblings are removed) from lists of kept texts per word, cheapest first, under
  * one of two guarantees that miss no pair: by weight (probe words until less than the
- * threshold's share of the text's weight is left), or by substitution (`b + 1` heavy words of
- * this text in the full lists, and every word of it in the lists of each kept text's `b + 1`
- * rarest heavy words; or `b + 2` of each, a candidate met twice). A typo of a probed word is
- * probed with it.
+ * threshold's share of the text's weight is left), or by substitution (at most `b` heavy words of
+ * this text go unpaired, so its `b + 1` cheapest heavy words meet every near-duplicate, or its
+ * `b + 2` cheapest meet it twice). A typo of a probed word is probed with it.
  */
 
 import { HEAVY_WEIGHT, LIGHT_WEIGHT, LINE_WORDS, SHAPES_PER_WORD_SET, SUBSTITUTION_SPAN, TEMPLATES_THRESHOLD, THRESHOLD, TYPO_CONTEXT, TYPO_SHARED } from '../shared/adaptive.js';
@@ -27,11 +26,10 @@ import { KEYED_WORDS, LineKeys, lightChanges } from './text-lines.js';
 import { clash, type Shaped } from './text-shape.js';
 import type { Vocabulary } from './text-vocabulary.js';
 
-/** A kept text in a list: its rank and weight, and the meetings it needs in `twice`. */
+/** A kept text in a list: its rank and weight. */
 interface Entry {
   readonly kept: number;
   readonly weight: number;
-  readonly need: number;
 }
 
 /** What judging a candidate costs against meeting a list entry, for choosing how to probe. */
@@ -62,9 +60,6 @@ export class ShortMatcher {
   readonly #templates: boolean;
   readonly #threshold: readonly [number, number];
   readonly #all: Entry[][];
-  /** Kept texts under b + 1 of their heavy words, to be met once, and under b + 2, to be met twice. */
-  readonly #once: Entry[][];
-  readonly #twice: Entry[][];
   /** Per kept rank: the rank of the last text that judged it; the rank whose meetings `#hits` counts, and the count. */
   readonly #judged: Int32Array;
   /** Per rank: whether the text taken then was kept. */
@@ -85,8 +80,6 @@ export class ShortMatcher {
     this.#templates = templates;
     this.#threshold = templates ? TEMPLATES_THRESHOLD : THRESHOLD;
     this.#all = Array.from({ length: vocabulary.length }, () => []);
-    this.#once = templates ? [] : Array.from({ length: vocabulary.length }, () => []);
-    this.#twice = templates ? [] : Array.from({ length: vocabulary.length }, () => []);
     this.#round = new Int32Array(texts).fill(-1);
     this.#hits = new Uint32Array(texts);
     this.#judged = new Int32Array(texts).fill(-1);
@@ -117,9 +110,9 @@ export class ShortMatcher {
     return vocabulary.heavy(word) ? [word, ...vocabulary.neighbours[word]!.filter((typo) => vocabulary.heavy(typo) && this.#pairable(word, typo))] : [word];
   }
 
-  /** What probing `word` in `lists` costs: its entries and those of its typos it may pair with. */
-  #cost(lists: Entry[][], word: number): number {
-    return this.#probed(word).reduce((cost, listed) => cost + lists[listed]!.length, 0);
+  /** What probing `word` costs: its entries in `all` and those of its typos it may pair with. */
+  #cost(word: number): number {
+    return this.#probed(word).reduce((cost, listed) => cost + this.#all[listed]!.length, 0);
   }
 
   /** Judges against `text` (taken `rank`-th) every kept short text the rule may call its near-duplicate, into `best`. */
@@ -146,7 +139,7 @@ export class ShortMatcher {
   /** Judges against `x` every kept text in the lists the rule may call its near-duplicate. */
   #findInLists(x: Uint32Array, rank: number, best: Best): void {
     const [wx, hx] = this.#weigh(x);
-    const plans = Array.from(x, (word) => [this.#cost(this.#all, word), word] as const).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+    const plans = Array.from(x, (word) => [this.#cost(word), word] as const).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
     // By weight: the cheapest words until what is left weighs less than the threshold's share.
     const [num, den] = this.#threshold;
     let probed = 0;
@@ -158,44 +151,40 @@ export class ShortMatcher {
       weightCost += cost;
       byWeight++;
     }
-    // By substitution: the b + 1 cheapest heavy words in `all` and every word in `once`, each
-    // meeting judged; or the b + 2 cheapest in `all` and every word in `twice`, a text judged
-    // when met twice (or as its entry says). The cheapest of the three plans is taken.
+    // By substitution: the b + 1 cheapest heavy words, each meeting judged; or the b + 2
+    // cheapest, a text judged when met twice. The cheapest of the three plans is taken.
     const b = substitutionsAllowed(x.length);
     let plan: [cost: number, need: number] = [weightCost * JUDGE_COST, 0];
     const heavy = plans.filter(([, word]) => this.#vocabulary.heavy(word));
     if (!this.#templates && hx > b) {
-      const probe = (lists: Entry[][]): number => x.reduce((sum, word) => sum + this.#cost(lists, word), 0);
       const cost = (k: number): number => heavy.slice(0, k).reduce((sum, [c]) => sum + c, 0);
-      const once = (cost(b + 1) + probe(this.#once)) * JUDGE_COST;
+      const once = cost(b + 1) * JUDGE_COST;
       if (once < plan[0]) plan = [once, 1];
       if (hx > b + 1) {
-        const twice = cost(b + 2) + probe(this.#twice);
+        const twice = cost(b + 2);
         if (twice < plan[0]) plan = [twice, 2];
       }
     }
     const need = plan[1];
     if (need === 0) {
-      for (let at = 0; at < byWeight; at++) this.#meet(x, wx, rank, plans[at]![1], this.#all, 1, best);
+      for (let at = 0; at < byWeight; at++) this.#meet(x, wx, rank, plans[at]![1], 1, best);
       return;
     }
-    for (const [, word] of heavy.slice(0, b + need)) this.#meet(x, wx, rank, word, this.#all, need, best);
-    for (const word of x) this.#meet(x, wx, rank, word, need === 1 ? this.#once : this.#twice, need === 1 ? 1 : -1, best);
+    for (const [, word] of heavy.slice(0, b + need)) this.#meet(x, wx, rank, word, need, best);
   }
 
-  /** Meets the kept texts listed under `word` and its typos in `lists`; a text met `need` times (−1: as its entry says) is judged, once. */
-  #meet(x: Uint32Array, wx: number, rank: number, word: number, lists: Entry[][], need: number, best: Best): void {
+  /** Meets the kept texts listed under `word` and its typos in `all`; a text met `need` times is judged, once. */
+  #meet(x: Uint32Array, wx: number, rank: number, word: number, need: number, best: Best): void {
     const [num, den] = this.#threshold;
     for (const listed of this.#probed(word)) {
-      for (const entry of lists[listed]!) {
+      for (const entry of this.#all[listed]!) {
         const k = entry.kept;
-        const needed = need === -1 ? entry.need : need;
-        if (needed > 1) {
+        if (need > 1) {
           if (this.#round[k] !== rank) {
             this.#round[k] = rank;
             this.#hits[k] = 0;
           }
-          if (++this.#hits[k]! < needed) continue;
+          if (++this.#hits[k]! < need) continue;
         }
         if (this.#judged[k] === rank) continue;
         this.#judged[k] = rank;
@@ -306,35 +295,14 @@ export class ShortMatcher {
   /**
    * Lists the kept text `y`, taken `rank`-th: under its keys if it has at most
    * {@link KEYED_WORDS} words; and, if it has {@link LINE_WORDS} or more (any, when
-   * template siblings are removed), in `all` under every word; in `once` under its b + 1 rarest
-   * heavy words so far (any would do), in `twice` under its b + 2 rarest, to be met twice; a text
-   * with fewer heavy words under all its heavy words, or all its words when it has no more than
-   * b, to be met once.
+   * template siblings are removed), in `all` under every word.
    */
   keep(y: Uint32Array, rank: number): void {
     this.#kept[rank] = 1;
     if (!this.#templates && y.length <= KEYED_WORDS) this.#lines.keep(y, rank);
     if (!this.#templates && y.length < LINE_WORDS) return;
-    const [weight, hy] = this.#weigh(y);
-    const entry = (need: number): Entry => ({ kept: rank, weight, need });
-    const all = entry(0);
-    for (const word of y) this.#all[word]!.push(all);
-    if (this.#templates) return;
-    const b = substitutionsAllowed(y.length);
-    const once = entry(1);
-    if (hy <= b) {
-      for (const word of y) {
-        this.#once[word]!.push(once);
-        this.#twice[word]!.push(once);
-      }
-      return;
-    }
-    const rarest = Array.from(y)
-      .filter((word) => this.#vocabulary.heavy(word))
-      .map((word) => [this.#all[word]!.length, word] as const)
-      .sort((p, q) => p[0] - q[0] || p[1] - q[1]);
-    for (const [, word] of rarest.slice(0, b + 1)) this.#once[word]!.push(once);
-    const twice = hy > b + 1 ? entry(2) : once;
-    for (const [, word] of rarest.slice(0, hy > b + 1 ? b + 2 : b + 1)) this.#twice[word]!.push(twice);
+    const [weight] = this.#weigh(y);
+    const entry: Entry = { kept: rank, weight };
+    for (const word of y) this.#all[word]!.push(entry);
   }
 }

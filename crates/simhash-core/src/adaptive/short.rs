@@ -31,45 +31,30 @@
 //! probed cheapest first:
 //! - *by weight*: the shared weight is at least the threshold times x's weight, so probing
 //!   x's words until the weight left unprobed is below that meets every near-duplicate;
-//! - *by substitution*: at most `b` heavy words go unpaired on one side. If on x's side, any
-//!   `b + 1` heavy words of x hold a shared or paired one, and any `b + 2` two; if on y's side,
-//!   y was listed under `b + 1` of its heavy words (its rarest when kept) in a second set of
-//!   lists and under `b + 2` in a third, and x's words meet one, or two, of them. A template's
-//!   fixed words stay out of those lists, so a family of lines on one template costs each line
-//!   the lists of the item it names; lines of common words only meet the texts sharing two of
-//!   them. The cheapest plan is taken.
+//! - *by substitution*: at most `b` heavy words of x go unpaired (the rule bounds both sides),
+//!   so any `b + 1` heavy words of x hold a shared or paired one, and any `b + 2` two: probing
+//!   x's cheapest `b + 1` meets every near-duplicate once, and its cheapest `b + 2` twice.
+//!   The cheapest plan is taken.
 //! A typo of a probed word is probed with it. Each candidate is judged once.
 
 use super::best::Best;
 use super::lines::{light_changes, LineKeys, KEYED_WORDS};
 use super::shape::{clash, Shaped, SHAPES_PER_WORD_SET};
 use super::vocabulary::Vocabulary;
-use super::{HEAVY_WEIGHT, LIGHT_WEIGHT, LINE_WORDS, SUBSTITUTION_SPAN, TEMPLATES_THRESHOLD, THRESHOLD, TYPO_CONTEXT, TYPO_SHARED};
+use super::{insertion_sort, HEAVY_WEIGHT, LIGHT_WEIGHT, LINE_WORDS, SUBSTITUTION_SPAN, TEMPLATES_THRESHOLD, THRESHOLD, TYPO_CONTEXT, TYPO_SHARED};
 use crate::Error;
 
-/// A list entry: a kept text's rank and weight, and the meetings it needs in `twice`.
-fn pack(rank: u32, weight: u32, need: u32) -> u64 {
-    u64::from(rank) | u64::from(weight) << 32 | u64::from(need) << 62
+/// A list entry: a kept text's rank and weight.
+fn pack(rank: u32, weight: u32) -> u64 {
+    u64::from(rank) | u64::from(weight) << 32
 }
 
-fn unpack(entry: u64) -> (u32, u32, u32) {
-    (entry as u32, (entry >> 32) as u32 & 0x3FFF_FFFF, (entry >> 62) as u32)
+fn unpack(entry: u64) -> (u32, u32) {
+    (entry as u32, (entry >> 32) as u32)
 }
 
 /// What judging a candidate costs against meeting a list entry, for choosing how to probe.
 const JUDGE_COST: usize = 8;
-
-/// Sorts a plan of at most a short text's words by cost, then word, without another instance of
-/// the general sort (which would cost kilobytes of WebAssembly for lists this short).
-fn sort_plan(plan: &mut [(usize, u32)]) {
-    for i in 1..plan.len() {
-        let mut j = i;
-        while j > 0 && plan[j - 1] > plan[j] {
-            plan.swap(j - 1, j);
-            j -= 1;
-        }
-    }
-}
 
 /// Heavy words a text of `words` distinct words may have replaced.
 fn substitutions_allowed(words: usize) -> usize {
@@ -101,11 +86,6 @@ pub(super) struct Matcher {
     threshold: (u32, u32),
     /// Word → every kept text holding it.
     all: Vec<Vec<u64>>,
-    /// Word → the kept texts listed under it for the substitution guarantee on their side:
-    /// under b + 1 of their heavy words, to be met once (`once`), and under b + 2, to be met
-    /// twice (`twice`, each entry naming the meetings it needs).
-    once: Vec<Vec<u64>>,
-    twice: Vec<Vec<u64>>,
     /// Per kept text (by rank): the rank of the text whose meetings `hits` counts, and that count.
     round_of: Vec<u32>,
     hits: Vec<u32>,
@@ -157,14 +137,6 @@ fn push<T>(list: &mut Vec<T>, value: T) -> Result<(), Error> {
     Ok(())
 }
 
-/// Which lists a probe meets, and in `all` the meetings a text needs.
-#[derive(Clone, Copy)]
-enum Lists {
-    All(u32),
-    Once,
-    Twice,
-}
-
 /// One short text being decided.
 pub(super) struct Text<'a> {
     words: &'a [u32],
@@ -188,19 +160,10 @@ impl Matcher {
         let mut all = Vec::new();
         all.try_reserve_exact(words).map_err(|_| Error::OutOfMemory)?;
         all.resize_with(words, Vec::new);
-        let lists = |len: usize| -> Result<Vec<Vec<u64>>, Error> {
-            let mut v = Vec::new();
-            v.try_reserve_exact(len).map_err(|_| Error::OutOfMemory)?;
-            v.resize_with(len, Vec::new);
-            Ok(v)
-        };
-        let (once, twice) = if templates { (Vec::new(), Vec::new()) } else { (lists(words)?, lists(words)?) };
         Ok(Matcher {
             templates,
             threshold: if templates { TEMPLATES_THRESHOLD } else { THRESHOLD },
             all,
-            once,
-            twice,
             round_of: filled(texts, NONE)?,
             hits: filled(texts, 0)?,
             judged: filled(texts, NONE)?,
@@ -222,11 +185,11 @@ impl Matcher {
         })
     }
 
-    /// What probing `word` in `lists` costs: its entries and those of its typos it may pair with.
-    fn cost(&self, vocabulary: &Vocabulary, lists: &[Vec<u64>], word: u32) -> usize {
-        let own = lists[word as usize].len();
+    /// What probing `word` costs: its entries in `all` and those of its typos it may pair with.
+    fn cost(&self, vocabulary: &Vocabulary, word: u32) -> usize {
+        let own = self.all[word as usize].len();
         if vocabulary.heavy(word) {
-            own + vocabulary.heavy_neighbours(word).filter(|&n| self.pairable(word, n)).map(|n| lists[n as usize].len()).sum::<usize>()
+            own + vocabulary.heavy_neighbours(word).filter(|&n| self.pairable(word, n)).map(|n| self.all[n as usize].len()).sum::<usize>()
         } else {
             own
         }
@@ -268,10 +231,10 @@ impl Matcher {
     fn find_in_lists<'w>(&mut self, vocabulary: &Vocabulary, x: &Text<'_>, kept: &dyn Fn(u32) -> Shaped<'w>, best: &mut Best) {
         self.plan.clear();
         for &word in x.words {
-            let cost = self.cost(vocabulary, &self.all, word);
+            let cost = self.cost(vocabulary, word);
             self.plan.push((cost, word));
         }
-        sort_plan(&mut self.plan);
+        insertion_sort(&mut self.plan);
         // By weight: the cheapest words until what is left weighs less than the threshold's share.
         let (num, den) = self.threshold;
         let (mut probed, mut by_weight, mut weight_cost) = (0u32, 0usize, 0usize);
@@ -281,20 +244,18 @@ impl Matcher {
             weight_cost += cost;
             by_weight += 1;
         }
-        // By substitution: the b + 1 cheapest heavy words in `all` and every word in `once`,
-        // each meeting judged; or the b + 2 cheapest in `all` and every word in `twice`, a text
-        // judged when met twice (or as its entry says). The cheapest of the three plans is taken.
+        // By substitution: the b + 1 cheapest heavy words, each meeting judged; or the b + 2
+        // cheapest, a text judged when met twice. The cheapest of the three plans is taken.
         let b = substitutions_allowed(x.words.len());
         let mut plan = (weight_cost * JUDGE_COST, 0);
         if !self.templates && x.heavy > b {
             let heavy = |k: usize| self.plan.iter().filter(|&&(_, w)| vocabulary.heavy(w)).take(k).map(|&(c, _)| c).sum::<usize>();
-            let probe = |lists: &[Vec<u64>]| x.words.iter().map(|&w| self.cost(vocabulary, lists, w)).sum::<usize>();
-            let once = (heavy(b + 1) + probe(&self.once)) * JUDGE_COST;
+            let once = heavy(b + 1) * JUDGE_COST;
             if once < plan.0 {
                 plan = (once, 1);
             }
             if x.heavy > b + 1 {
-                let twice = heavy(b + 2) + probe(&self.twice);
+                let twice = heavy(b + 2);
                 if twice < plan.0 {
                     plan = (twice, 2);
                 }
@@ -303,7 +264,7 @@ impl Matcher {
         if plan.1 == 0 {
             for at in 0..by_weight {
                 let word = self.plan[at].1;
-                self.meet(vocabulary, x, word, Lists::All(1), kept, best);
+                self.meet(vocabulary, x, word, 1, kept, best);
             }
             return;
         }
@@ -313,39 +274,21 @@ impl Matcher {
             let word = self.plan[at].1;
             if taken < b + need as usize && vocabulary.heavy(word) {
                 taken += 1;
-                self.meet(vocabulary, x, word, Lists::All(need), kept, best);
+                self.meet(vocabulary, x, word, need, kept, best);
             }
-        }
-        for &word in x.words {
-            self.meet(vocabulary, x, word, if need == 1 { Lists::Once } else { Lists::Twice }, kept, best);
         }
     }
 
     /// Meets the kept texts listed under `word` and its typos in `lists` (those it may pair with:
     /// of a word other texts hold, only the typos no other text holds, whose lists are short); a
     /// text met as often as it needs is judged, once.
-    fn meet<'w>(&mut self, vocabulary: &Vocabulary, x: &Text<'_>, word: u32, lists: Lists, kept: &dyn Fn(u32) -> Shaped<'w>, best: &mut Best) {
+    fn meet<'w>(&mut self, vocabulary: &Vocabulary, x: &Text<'_>, word: u32, need: u32, kept: &dyn Fn(u32) -> Shaped<'w>, best: &mut Best) {
         let mut typos = if vocabulary.heavy(word) { Some(vocabulary.heavy_neighbours(word)) } else { None };
         let mut next = Some(word);
         while let Some(listed) = next {
-            let list = match lists {
-                Lists::All(_) => &self.all[listed as usize],
-                Lists::Once => &self.once[listed as usize],
-                Lists::Twice => &self.twice[listed as usize],
-            };
-            for e in 0..list.len() {
-                let entry = match lists {
-                    Lists::All(_) => self.all[listed as usize][e],
-                    Lists::Once => self.once[listed as usize][e],
-                    Lists::Twice => self.twice[listed as usize][e],
-                };
-                let (listed_rank, _, entry_need) = unpack(entry);
-                let k = listed_rank as usize;
-                let need = match lists {
-                    Lists::All(need) => need,
-                    Lists::Once => 1,
-                    Lists::Twice => entry_need,
-                };
+            for e in 0..self.all[listed as usize].len() {
+                let entry = self.all[listed as usize][e];
+                let k = unpack(entry).0 as usize;
                 if need > 1 {
                     if self.round_of[k] != x.rank {
                         self.round_of[k] = x.rank;
@@ -366,7 +309,7 @@ impl Matcher {
     }
 
     fn consider<'w>(&mut self, vocabulary: &Vocabulary, x: &Text<'_>, entry: u64, kept: &dyn Fn(u32) -> Shaped<'w>, best: &mut Best) {
-        let (k, wy, _) = unpack(entry);
+        let (k, wy) = unpack(entry);
         let wx = x.weight;
         let (num, den) = self.threshold;
         // Sizes first: the shared weight is at most the lighter text's.
@@ -518,10 +461,7 @@ impl Matcher {
 
     /// Lists the kept text `y`, taken `rank`-th: under its keys if it has at most
     /// [`KEYED_WORDS`] words; and, if it has [`LINE_WORDS`] or more (any, when template
-    /// siblings are removed), in `all` under every word; in `once` under its b + 1 rarest heavy
-    /// words so far (any would do), in `twice` under its b + 2 rarest, to be met twice; a text
-    /// with fewer heavy words under all its heavy words, or all its words when it has no more
-    /// than b, to be met once.
+    /// siblings are removed), in `all` under every word.
     pub(super) fn keep(&mut self, vocabulary: &Vocabulary, y: &[u32], rank: u32) -> Result<(), Error> {
         self.kept[rank as usize] = true;
         if !self.templates && y.len() <= KEYED_WORDS {
@@ -530,32 +470,9 @@ impl Matcher {
         if !self.templates && y.len() < LINE_WORDS {
             return Ok(());
         }
-        let (wy, hy) = weigh(vocabulary, y);
+        let (wy, _) = weigh(vocabulary, y);
         for &word in y {
-            push(&mut self.all[word as usize], pack(rank, wy, 0))?;
-        }
-        if self.templates {
-            return Ok(());
-        }
-        let b = substitutions_allowed(y.len());
-        if hy <= b {
-            for &word in y {
-                push(&mut self.once[word as usize], pack(rank, wy, 1))?;
-                push(&mut self.twice[word as usize], pack(rank, wy, 1))?;
-            }
-            return Ok(());
-        }
-        self.plan.clear();
-        for &word in y.iter().filter(|&&w| vocabulary.heavy(w)) {
-            self.plan.push((self.all[word as usize].len(), word));
-        }
-        sort_plan(&mut self.plan);
-        for at in 0..=b {
-            push(&mut self.once[self.plan[at].1 as usize], pack(rank, wy, 1))?;
-        }
-        let (count, need) = if hy > b + 1 { (b + 2, 2) } else { (b + 1, 1) };
-        for at in 0..count {
-            push(&mut self.twice[self.plan[at].1 as usize], pack(rank, wy, need))?;
+            push(&mut self.all[word as usize], pack(rank, wy))?;
         }
         Ok(())
     }
