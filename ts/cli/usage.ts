@@ -31,9 +31,10 @@ Options
   --method adaptive|simhash|minhash
                       adaptive (default): texts below 20 distinct words are near-duplicates
                       when they hold the same words but for a typo, a version number and
-                      a few common words; up to 40 words, when their words weighed by what
-                      they say reach a similarity of 0.7; longer ones, when their word pairs
-                      reach an estimated Jaccard similarity of 0.62 (docs/adaptive.md).
+                      a few common words, and do not reverse them (English-Czech, JSON to
+                      YAML); up to 40 words, when their words weighed by what they say
+                      reach a similarity of 0.7; longer ones, when their word pairs reach
+                      an estimated Jaccard similarity of 0.62 (docs/adaptive.md).
                       simhash: 64-bit fingerprints, Hamming distance; minhash: 128-value
                       signatures, estimated Jaccard similarity. An option marked simhash or
                       minhash below is refused with any other method, the default included
