@@ -33,8 +33,10 @@ pub enum Error {
     InvalidSlice { index: u32, count: u32 },
     /// An order of documents that is not a permutation of them.
     InvalidOrder,
+    /// An id a kept text of the index holds, or that a batch names twice.
+    IdInUse { id: u32 },
     /// Bytes that are not a saved index.
-    Format(crate::FormatError),
+    Format(FormatError),
     /// A MinHash signature length (number of permutations) outside `1..=4096`, or permutation
     /// parameters of unequal lengths.
     InvalidPermutations { permutations: u32 },
@@ -76,9 +78,44 @@ impl fmt::Display for Error {
                 write!(f, "slice index must be below the slice count (got index {}, count {})", index, count)
             }
             Error::InvalidOrder => f.write_str("order must name every document once"),
+            Error::IdInUse { id } => write!(f, "id {} is held by a kept text or named twice in the batch", id),
             Error::Format(problem) => write!(f, "not a saved index: {}", problem),
         }
     }
 }
 
 impl std::error::Error for Error {}
+
+/// Why bytes are not a saved index (either kind). The discriminants are part of the WebAssembly boundary.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FormatError {
+    /// The bytes do not start with [`MAGIC`]: something else entirely.
+    Magic = 0,
+    /// A version this crate cannot read.
+    Version = 1,
+    /// Fewer or more bytes than the header announces (or too few for a header).
+    Length = 2,
+    /// The checksum does not match: the bytes were damaged.
+    Checksum = 3,
+    /// The distance or blocks field is out of range.
+    Header = 4,
+    /// The ids are not strictly increasing (a text index: two kept texts hold one id).
+    Ids = 5,
+    /// A field the checksum cannot vouch for breaks the format (a text index's columns).
+    Contents = 6,
+}
+
+impl core::fmt::Display for FormatError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(match self {
+            FormatError::Magic => "it does not start with the index magic bytes",
+            FormatError::Version => "its format version is neither 1 nor 2",
+            FormatError::Length => "its length does not match its header",
+            FormatError::Checksum => "its checksum does not match: the bytes are damaged",
+            FormatError::Header => "its distance or blocks field is out of range",
+            FormatError::Ids => "its ids are not strictly increasing",
+            FormatError::Contents => "a field its checksum cannot vouch for breaks the format",
+        })
+    }
+}
+

@@ -13,6 +13,7 @@
 //! mutable index and its byte format). A test (`layering`) keeps it so.
 
 pub mod adaptive;
+mod crc32;
 mod error;
 pub mod fingerprint;
 pub mod index;

@@ -38,7 +38,7 @@ fn status(error: Error) -> i32 {
         Error::OutOfMemory => 2,
         Error::TooManyPairs { .. } => 3,
         Error::LengthMismatch | Error::InvalidOffsets | Error::TooManyElements => 4,
-        Error::QueryDistanceAboveIndex { .. } | Error::InvalidSlice { .. } | Error::InvalidOrder => 1,
+        Error::QueryDistanceAboveIndex { .. } | Error::InvalidSlice { .. } | Error::InvalidOrder | Error::IdInUse { .. } => 1,
         Error::Format(problem) => 32 + problem as i32,
     }
 }

@@ -100,154 +100,61 @@ impl TextSketches {
         if order.len() != n || representative.len() != n || similarity.len() != n {
             return Err(Error::LengthMismatch);
         }
-        let mut stamp = zeroed(n, u32::MAX)?;
-        for (rank, &position) in order.iter().enumerate() {
-            match stamp.get_mut(position as usize) {
-                Some(slot) if *slot == u32::MAX => *slot = rank as u32,
+        let mut seen = zeroed(n, false)?;
+        for &position in order {
+            match seen.get_mut(position as usize) {
+                Some(slot) if !*slot => *slot = true,
                 _ => return Err(Error::InvalidOrder),
             }
         }
-        stamp.fill(u32::MAX);
-        let sets = self.sets(rule)?;
-        let mut shorts = match rule {
-            Rule::V2 => Shorts::V2(PrefixLists::new(self.vocabulary.len())?),
-            Rule::V3 { templates } => Shorts::V3(Matcher::new(self.vocabulary.len(), n, templates)?),
-        };
-        // The hash of a kept short text's word set → the text.
-        let mut kept_sets = MixMap::default();
-        // Band key → its list of kept texts in `bucket_lists`.
-        let mut buckets = MixMap::default();
-        let mut bucket_lists: Vec<Vec<u32>> = Vec::new();
-        let mut keys = [0u32; LONG_BANDS];
-        let words_of = |position: usize| sets.of(position);
-        let kept_words = |kept: u32| words_of(order[kept as usize] as usize);
-        let kept_text = |kept: u32| {
-            let position = order[kept as usize] as usize;
-            Shaped { words: words_of(position), shape: self.shape(position) }
-        };
+        drop(seen);
+        let sets = if rule == Rule::V2 { Some(self.v2_sets()?) } else { None };
+        let taken = Taken { sketches: self, sets: sets.as_ref(), order: Some(order) };
+        let mut decider = Decider::new(rule, self.vocabulary.len(), n)?;
         for (rank, &position) in order.iter().enumerate() {
             let rank = rank as u32;
             let p = position as usize;
-            let kind = Kind::from_code(self.kinds[p]).unwrap_or(Kind::Wordless);
-            if kind == Kind::Wordless {
-                representative[p] = position;
-                similarity[p] = 1.0;
-                continue;
-            }
-            let mut best = Best(None);
-            let x = words_of(p);
-            let short = kind != Kind::Long;
-            // A kept text of the same words is the best a short text can find among short
-            // ones (similarity 1; it is the first kept with these words), so a family of
-            // identical word sets costs each member one lookup. Lines of the same words may
-            // clash in shape: then the search below judges every candidate.
-            let twin = if short { kept_sets.get(set_hash(x)).filter(|&kept| kept_words(kept) == x && !clashes(rule, Shaped { words: x, shape: self.shape(p) }, kept_text(kept))) } else { None };
-            if let Some(kept) = twin {
-                best.consider(1.0, kept);
-            } else if short {
-                match &mut shorts {
-                    Shorts::V2(lists) => lists.find(&sets, order, x, rank, &mut stamp, &mut best),
-                    Shorts::V3(matcher) => matcher.find(&self.vocabulary, &Text::new(&self.vocabulary, x, self.shape(p), rank), &kept_text, &mut best)?,
-                }
-            }
-            let signature = self.signature(p);
-            if let Some(signature) = signature {
-                for (band, key) in keys.iter_mut().enumerate() {
-                    *key = band_key(signature, band);
-                    let bucket = match buckets.get(u64::from(*key)) {
-                        Some(list) => &bucket_lists[list as usize],
-                        None => continue,
-                    };
-                    for &kept in bucket {
-                        let other = order[kept as usize] as usize;
-                        let theirs = match self.signature(other) {
-                            Some(theirs) => theirs,
-                            None => continue,
-                        };
-                        if stamp[kept as usize] == rank || !band_equal(signature, theirs, band) {
-                            continue;
-                        }
-                        stamp[kept as usize] = rank;
-                        // Two short texts are judged by their words alone.
-                        if short && self.kinds[other] != Kind::Long as u8 {
-                            continue;
-                        }
-                        let equal = equal_positions(signature, theirs);
-                        if equal >= LONG_EQUAL {
-                            best.consider(f64::from(equal) / NUM_PERM as f64, kept);
-                        }
-                    }
-                }
-            }
-            if let (true, Shorts::V3(matcher)) = (short, &mut shorts) {
-                matcher.count(&self.vocabulary, x, rank)?;
-            }
-            match best.0 {
-                Some((s, kept)) => {
-                    representative[p] = order[kept as usize];
-                    similarity[p] = s;
-                }
-                None => {
-                    representative[p] = position;
-                    similarity[p] = 1.0;
-                    if short {
-                        kept_sets.get_or_insert(set_hash(x), rank)?;
-                        match &mut shorts {
-                            Shorts::V2(lists) => lists.keep(x, rank)?,
-                            Shorts::V3(matcher) => matcher.keep(&self.vocabulary, x, rank)?,
-                        }
-                    }
-                    if signature.is_some() {
-                        for &key in &keys {
-                            let list = buckets.get_or_insert(u64::from(key), bucket_lists.len() as u32)? as usize;
-                            if list == bucket_lists.len() {
-                                push(&mut bucket_lists, Vec::new())?;
-                            }
-                            let bucket = &mut bucket_lists[list];
-                            if bucket.last() != Some(&rank) {
-                                push(bucket, rank)?;
-                            }
-                        }
-                    }
-                }
-            }
+            let mut best = Best::one();
+            decider.find(&taken, rank, &mut best)?;
+            decider.take(&taken, rank, best.best.is_none())?;
+            let (s, kept) = best.best.unwrap_or((1.0, rank));
+            representative[p] = order[kept as usize];
+            similarity[p] = s;
         }
         Ok(())
     }
 
-    /// Every short text's word set, ascending: by v3 its words' ids; by v2 its tokens' (the
-    /// words' bases) ranks in the order of rarity (fewest short texts holding the token first,
-    /// ties by first appearance). Any order finds every pair; this one keeps common tokens out
-    /// of prefixes.
-    fn sets(&self, rule: Rule) -> Result<Sets, Error> {
+    /// Every short text's tokens (its words' bases) as ranks in the order of rarity, ascending
+    /// (fewest short texts holding the token first, ties by first appearance): the word sets of
+    /// specification v2. Any order finds every pair; this one keeps common tokens out of
+    /// prefixes.
+    fn v2_sets(&self) -> Result<Sets, Error> {
         let mut sets = Sets { words: self.words.clone(), ends: self.word_end.clone() };
-        if rule == Rule::V2 {
-            // Tokens, each once per text.
-            let base = &self.vocabulary.base;
-            let mut at = 0;
-            for i in 0..self.len() {
-                let start = at;
-                for &word in &self.words[self.word_range(i)] {
-                    let token = base[word as usize];
-                    if !sets.words[start..at].contains(&token) {
-                        sets.words[at] = token;
-                        at += 1;
-                    }
+        // Tokens, each once per text.
+        let base = &self.vocabulary.base;
+        let mut at = 0;
+        for i in 0..self.len() {
+            let start = at;
+            for &word in &self.words[self.word_range(i)] {
+                let token = base[word as usize];
+                if !sets.words[start..at].contains(&token) {
+                    sets.words[at] = token;
+                    at += 1;
                 }
-                sets.ends[i] = at as u32;
             }
-            sets.words.truncate(at);
-            let mut frequency = zeroed(self.vocabulary.len(), 0u32)?;
-            sets.words.iter().for_each(|&token| frequency[token as usize] += 1);
-            let mut by_rarity = zeroed(frequency.len(), 0u64)?;
-            by_rarity.iter_mut().enumerate().for_each(|(id, slot)| *slot = u64::from(frequency[id]) << 32 | id as u64);
-            by_rarity.sort_unstable();
-            let mut rank_of = frequency;
-            for (rank, &key) in by_rarity.iter().enumerate() {
-                rank_of[key as u32 as usize] = rank as u32;
-            }
-            sets.words.iter_mut().for_each(|word| *word = rank_of[*word as usize]);
+            sets.ends[i] = at as u32;
         }
+        sets.words.truncate(at);
+        let mut frequency = zeroed(self.vocabulary.len(), 0u32)?;
+        sets.words.iter().for_each(|&token| frequency[token as usize] += 1);
+        let mut by_rarity = zeroed(frequency.len(), 0u64)?;
+        by_rarity.iter_mut().enumerate().for_each(|(id, slot)| *slot = u64::from(frequency[id]) << 32 | id as u64);
+        by_rarity.sort_unstable();
+        let mut rank_of = frequency;
+        for (rank, &key) in by_rarity.iter().enumerate() {
+            rank_of[key as u32 as usize] = rank as u32;
+        }
+        sets.words.iter_mut().for_each(|word| *word = rank_of[*word as usize]);
         for i in 0..self.len() {
             let range = sets.range(i);
             insertion_sort(&mut sets.words[range]);
@@ -256,8 +163,240 @@ impl TextSketches {
     }
 }
 
+/// The texts a [`Decider`] takes: sketched, judged by their word sets as sketched (v3) or by
+/// `sets` (v2's ranks), the text taken r-th at position `order[r]` (at r without an order).
+pub(super) struct Taken<'a> {
+    pub(super) sketches: &'a TextSketches,
+    pub(super) sets: Option<&'a Sets>,
+    pub(super) order: Option<&'a [u32]>,
+}
+
+impl<'a> Taken<'a> {
+    fn position(&self, rank: u32) -> usize {
+        self.order.map_or(rank as usize, |order| order[rank as usize] as usize)
+    }
+
+    fn words(&self, position: usize) -> &'a [u32] {
+        match self.sets {
+            Some(sets) => sets.of(position),
+            None => &self.sketches.words[self.sketches.word_range(position)],
+        }
+    }
+
+    /// The words and shape of the text taken `rank`-th.
+    fn text(&self, rank: u32) -> Shaped<'a> {
+        let position = self.position(rank);
+        Shaped { words: self.words(position), shape: self.sketches.shape(position) }
+    }
+
+    fn kind(&self, rank: u32) -> Kind {
+        Kind::from_code(self.sketches.kinds[self.position(rank)]).unwrap_or(Kind::Wordless)
+    }
+
+    fn signature(&self, rank: u32) -> Option<&'a [u32]> {
+        self.sketches.signature(self.position(rank))
+    }
+}
+
+/// What the texts taken so far leave for the next: the kept texts' lists and band buckets, and
+/// the counts of words. Texts are taken one at a time, each found against the kept ones, then
+/// taken (kept or not); so a batch and an index that takes texts as they come decide alike.
+pub(super) struct Decider {
+    rule: Rule,
+    shorts: Shorts,
+    /// The hash of a kept short text's word set → the first kept text with it.
+    kept_sets: MixMap,
+    /// Band key → its list of kept texts in `bucket_lists`.
+    buckets: MixMap,
+    bucket_lists: Vec<Vec<u32>>,
+    /// Per text (by rank): whether it is kept (and not removed since), and the visit that last
+    /// met it in a band.
+    kept: Vec<bool>,
+    stamp: Vec<u32>,
+    /// The number of the next text found.
+    visit: u32,
+}
+
+impl Decider {
+    /// No text taken; room for `words` words and `texts` texts.
+    pub(super) fn new(rule: Rule, words: usize, texts: usize) -> Result<Decider, Error> {
+        let shorts = match rule {
+            Rule::V2 => Shorts::V2(PrefixLists::new(words)?),
+            Rule::V3 { templates } => Shorts::V3(Matcher::new(words, texts, templates)?),
+        };
+        Ok(Decider {
+            rule,
+            shorts,
+            kept_sets: MixMap::default(),
+            buckets: MixMap::default(),
+            bucket_lists: Vec::new(),
+            kept: zeroed(texts, false)?,
+            stamp: zeroed(texts, u32::MAX)?,
+            visit: 0,
+        })
+    }
+
+    /// Room for `words` words and `texts` texts in all (specification v3; v2 ranks words over
+    /// a whole batch and cannot grow).
+    pub(super) fn grow(&mut self, words: usize, texts: usize) -> Result<(), Error> {
+        if let Shorts::V3(matcher) = &mut self.shorts {
+            matcher.grow(words, texts)?;
+        }
+        if self.kept.len() < texts {
+            let more = texts - self.kept.len();
+            self.kept.try_reserve(more).map_err(|_| Error::OutOfMemory)?;
+            self.stamp.try_reserve(more).map_err(|_| Error::OutOfMemory)?;
+            self.kept.resize(texts, false);
+            self.stamp.resize(texts, u32::MAX);
+        }
+        Ok(())
+    }
+
+    /// The rule the decider judges by.
+    pub(super) fn rule(&self) -> Rule {
+        self.rule
+    }
+
+    /// Whether the text taken `rank`-th is kept (and not removed since).
+    pub(super) fn is_kept(&self, rank: u32) -> bool {
+        self.kept.get(rank as usize).copied().unwrap_or(false)
+    }
+
+    /// The kept text taken `rank`-th is kept no longer: no text is found against it again. What
+    /// it counted (how many texts hold its words, how many kept lines its heavy words) stays.
+    pub(super) fn remove(&mut self, rank: u32) {
+        self.kept[rank as usize] = false;
+        if let Shorts::V3(matcher) = &mut self.shorts {
+            matcher.remove(rank);
+        }
+    }
+
+    /// A number for the next text found, below any mark left by texts before it.
+    fn next_visit(&mut self) -> u32 {
+        let run_out = match &self.shorts {
+            Shorts::V3(matcher) => matcher.marks_run_out(),
+            Shorts::V2(_) => false,
+        };
+        if self.visit >= u32::MAX / 2 || run_out {
+            self.stamp.fill(u32::MAX);
+            match &mut self.shorts {
+                Shorts::V3(matcher) => matcher.clear_marks(),
+                Shorts::V2(lists) => lists.marks.fill(u32::MAX),
+            }
+            self.visit = 0;
+        }
+        self.visit += 1;
+        self.visit
+    }
+
+    /// Judges the text taken `rank`-th against the kept texts, into `best`: the most similar, or
+    /// with [`Best::every`] every one the rule calls its near-duplicate. Changes no count.
+    pub(super) fn find(&mut self, taken: &Taken<'_>, rank: u32, best: &mut Best) -> Result<(), Error> {
+        let kind = taken.kind(rank);
+        if kind == Kind::Wordless {
+            return Ok(());
+        }
+        let visit = self.next_visit();
+        let Decider { rule, shorts, kept_sets, buckets, bucket_lists, kept, stamp, .. } = self;
+        let rule = *rule;
+        let x = taken.text(rank);
+        let short = kind != Kind::Long;
+        let kept_text = |k: u32| taken.text(k);
+        // A kept text of the same words is the best a short text can find among short
+        // ones (similarity 1; it is the first kept with these words), so a family of
+        // identical word sets costs each member one lookup. Lines of the same words may
+        // clash in shape: then the search below judges every candidate.
+        let twin = if short && !best.lists_every() {
+            kept_sets.get(set_hash(x.words)).filter(|&k| kept[k as usize] && kept_text(k).words == x.words && !clashes(rule, x, kept_text(k)))
+        } else {
+            None
+        };
+        if let Some(k) = twin {
+            best.consider(1.0, k);
+        } else if short {
+            match shorts {
+                Shorts::V2(lists) => lists.find(taken, kept, x.words, visit, stamp, best),
+                Shorts::V3(matcher) => matcher.find(&taken.sketches.vocabulary, &Text::new(&taken.sketches.vocabulary, x.words, x.shape, visit), &kept_text, best)?,
+            }
+        }
+        let signature = match taken.signature(rank) {
+            Some(signature) => signature,
+            None => return Ok(()),
+        };
+        for band in 0..LONG_BANDS {
+            let bucket = match buckets.get(u64::from(band_key(signature, band))) {
+                Some(list) => &bucket_lists[list as usize],
+                None => continue,
+            };
+            for &k in bucket {
+                let theirs = match taken.signature(k) {
+                    Some(theirs) => theirs,
+                    None => continue,
+                };
+                if stamp[k as usize] == visit || !kept[k as usize] || !band_equal(signature, theirs, band) {
+                    continue;
+                }
+                stamp[k as usize] = visit;
+                // Two short texts are judged by their words alone.
+                if short && taken.kind(k) != Kind::Long {
+                    continue;
+                }
+                let equal = equal_positions(signature, theirs);
+                if equal >= LONG_EQUAL {
+                    best.consider(f64::from(equal) / NUM_PERM as f64, k);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Takes the text taken `rank`-th after [`Decider::find`]: counts its words, and lists it
+    /// as kept when `keep`.
+    pub(super) fn take(&mut self, taken: &Taken<'_>, rank: u32, keep: bool) -> Result<(), Error> {
+        let kind = taken.kind(rank);
+        if kind == Kind::Wordless {
+            return Ok(());
+        }
+        let x = taken.text(rank).words;
+        let short = kind != Kind::Long;
+        if let (true, Shorts::V3(matcher)) = (short, &mut self.shorts) {
+            matcher.count(&taken.sketches.vocabulary, x, rank)?;
+        }
+        if !keep {
+            return Ok(());
+        }
+        self.kept[rank as usize] = true;
+        if short {
+            let hash = set_hash(x);
+            let first = self.kept_sets.get_or_insert(hash, rank)?;
+            // A removed text leaves its place to the next kept with its words.
+            if first != rank && !self.kept[first as usize] {
+                self.kept_sets.replace(hash, rank)?;
+            }
+            match &mut self.shorts {
+                Shorts::V2(lists) => lists.keep(x, rank)?,
+                Shorts::V3(matcher) => matcher.keep(&taken.sketches.vocabulary, x, rank)?,
+            }
+        }
+        if let Some(signature) = taken.signature(rank) {
+            for band in 0..LONG_BANDS {
+                let key = band_key(signature, band);
+                let list = self.buckets.get_or_insert(u64::from(key), self.bucket_lists.len() as u32)? as usize;
+                if list == self.bucket_lists.len() {
+                    push(&mut self.bucket_lists, Vec::new())?;
+                }
+                let bucket = &mut self.bucket_lists[list];
+                if bucket.last() != Some(&rank) {
+                    push(bucket, rank)?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
 /// Word sets laid out back to back: set i is `words[ends[i - 1]..ends[i]]`.
-struct Sets {
+pub(super) struct Sets {
     words: Vec<u32>,
     ends: Vec<u32>,
 }
@@ -296,11 +435,11 @@ impl PrefixLists {
     /// The sizes part the two, so no text is looked at twice. This text's words are marked with
     /// its rank: a candidate's overlap is a count of its marked words, without a merge's
     /// unpredictable branches.
-    fn find(&mut self, sets: &Sets, order: &[u32], x: &[u32], rank: u32, stamp: &mut [u32], best: &mut Best) {
+    fn find(&mut self, taken: &Taken<'_>, kept: &[bool], x: &[u32], visit: u32, stamp: &mut [u32], best: &mut Best) {
         for &word in x {
-            self.marks[word as usize] = rank;
+            self.marks[word as usize] = visit;
         }
-        let look = Look { sets, order, x, rank, marks: &self.marks };
+        let look = Look { taken, kept, x, visit, marks: &self.marks };
         look.among(&x[..probe_prefix(x.len())], &self.indexed, false, stamp, best);
         look.among(&x[..index_prefix(x.len())], &self.probed, true, stamp, best);
     }
@@ -316,13 +455,13 @@ impl PrefixLists {
     }
 }
 
-/// One short text (`x`, taken `rank`-th) looking for its most similar kept short text by v2.
+/// One short text (`x`, found as `visit`) looking for its most similar kept short text by v2.
 struct Look<'a> {
-    sets: &'a Sets,
-    order: &'a [u32],
+    taken: &'a Taken<'a>,
+    kept: &'a [bool],
     x: &'a [u32],
-    rank: u32,
-    /// `marks[word] == rank` for the words of `x`.
+    visit: u32,
+    /// `marks[word] == visit` for the words of `x`.
     marks: &'a [u32],
 }
 
@@ -341,13 +480,13 @@ impl Look<'_> {
                 let (kept, sy, j) = unpack(entry);
                 // Bounds only shrink at later meetings, so a text passed over here is passed
                 // over there too, and needs no stamp.
-                if (sy > sx) != larger || !reachable(sx, sy, 1 + (sx - i - 1).min(sy - j - 1)) || stamp[kept as usize] == self.rank {
+                if (sy > sx) != larger || !reachable(sx, sy, 1 + (sx - i - 1).min(sy - j - 1)) || stamp[kept as usize] == self.visit || !self.kept[kept as usize] {
                     continue;
                 }
-                stamp[kept as usize] = self.rank;
-                let y = self.sets.of(self.order[kept as usize] as usize);
+                stamp[kept as usize] = self.visit;
+                let y = self.taken.text(kept).words;
                 // Nothing before the first shared word is shared.
-                let c = 1 + y[j + 1..].iter().filter(|&&w| self.marks[w as usize] == self.rank).count();
+                let c = 1 + y[j + 1..].iter().filter(|&&w| self.marks[w as usize] == self.visit).count();
                 let union = sx + sy - c;
                 if c * SHORT_DENOMINATOR as usize >= union * SHORT_NUMERATOR as usize {
                     best.consider(c as f64 / union as f64, kept);
@@ -363,7 +502,7 @@ fn clashes(rule: Rule, x: Shaped<'_>, y: Shaped<'_>) -> bool {
     rule == Rule::V3 { templates: false } && x.words.len() < LINE_WORDS && clash(x, y, None, &|_| true, &|_| true)
 }
 
-/// A hash of a set of words in rank order.
+/// A hash of a set of words in ascending order.
 fn set_hash(words: &[u32]) -> u64 {
     words.iter().fold(words.len() as u64, |h, &w| (h ^ u64::from(w)).wrapping_mul(0xFF51_AFD7_ED55_8CCD).rotate_left(29))
 }

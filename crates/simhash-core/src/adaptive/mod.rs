@@ -17,6 +17,8 @@
 mod best;
 mod common_words;
 mod decide;
+mod format;
+mod index;
 mod lines;
 mod mix_map;
 mod shape;
@@ -25,6 +27,7 @@ mod sketch;
 mod vocabulary;
 
 pub use common_words::COMMON_WORDS;
+pub use index::TextIndex;
 pub use sketch::TextSketches;
 pub use vocabulary::TYPO_CHARS;
 

@@ -24,11 +24,11 @@ use super::lines::KEYED_WORDS;
 pub(super) use super::{SHAPES_PER_WORD_SET, SHAPE_ENTRIES};
 
 /// The tag of an entry that says a word is repeated; other entries are joints.
-const REPEAT: u16 = 1 << 15;
+pub(super) const REPEAT: u16 = 1 << 15;
 /// The joint of two words joined by a hyphen alone (a position no text reaches).
-const HYPHEN: u16 = 31;
+pub(super) const HYPHEN: u16 = 31;
 /// The shape of a text that says more than [`SHAPE_ENTRIES`] entries.
-const OVERFLOW: u16 = u16::MAX;
+pub(super) const OVERFLOW: u16 = u16::MAX;
 /// The most repeats an entry counts.
 const MOST_REPEATS: u16 = (1 << 10) - 1;
 

@@ -86,12 +86,12 @@ pub(super) struct Matcher {
     threshold: (u32, u32),
     /// Word → every kept text holding it.
     all: Vec<Vec<u64>>,
-    /// Per kept text (by rank): the rank of the text whose meetings `hits` counts, and that count.
+    /// Per kept text (by rank): the visit whose meetings `hits` counts, and that count.
     round_of: Vec<u32>,
     hits: Vec<u32>,
-    /// Per kept text (by rank): the rank of the last text that judged it.
+    /// Per kept text (by rank): the visit that last judged it.
     judged: Vec<u32>,
-    /// Per text (by rank): whether it was kept.
+    /// Per text (by rank): whether it is kept (and not removed since).
     kept: Vec<bool>,
     /// Kept texts of at most [`KEYED_WORDS`] words by key, and the ones a probe found.
     lines: LineKeys,
@@ -99,7 +99,7 @@ pub(super) struct Matcher {
     /// lines hold its heavy words.
     shaped: bool,
     found: Vec<u32>,
-    /// Per word: `marks` is the rank of the text being decided when it holds the word; `seen`
+    /// Per word: `marks` is the visit of the text being decided when it holds the word; `seen`
     /// the judgement that last saw it in a candidate; `unpaired` when it was an unpaired heavy
     /// word of the candidate there, with its place in `uy`.
     marks: Vec<u32>,
@@ -137,20 +137,23 @@ fn push<T>(list: &mut Vec<T>, value: T) -> Result<(), Error> {
     Ok(())
 }
 
-/// One short text being decided.
+/// One short text being decided or queried.
 pub(super) struct Text<'a> {
     words: &'a [u32],
     shape: &'a [u16],
-    rank: u32,
+    /// A number no other text decided or queried since the matcher's marks were last cleared
+    /// had: the marks it leaves are its own.
+    visit: u32,
     weight: u32,
     heavy: usize,
 }
 
 impl<'a> Text<'a> {
-    /// The text of `words` (distinct, sorted) and `shape` taken `rank`-th.
-    pub(super) fn new(vocabulary: &Vocabulary, words: &'a [u32], shape: &'a [u16], rank: u32) -> Text<'a> {
+    /// The text of `words` (distinct, sorted) and `shape`, marking what it meets with `visit`
+    /// (below `u32::MAX`; see [`Matcher::clear_marks`]).
+    pub(super) fn new(vocabulary: &Vocabulary, words: &'a [u32], shape: &'a [u16], visit: u32) -> Text<'a> {
         let (weight, heavy) = weigh(vocabulary, words);
-        Text { words, shape, rank, weight, heavy }
+        Text { words, shape, visit, weight, heavy }
     }
 }
 
@@ -185,6 +188,49 @@ impl Matcher {
         })
     }
 
+    /// Room for `words` words and `texts` texts in all, as an index grows.
+    pub(super) fn grow(&mut self, words: usize, texts: usize) -> Result<(), Error> {
+        fn extend<T: Clone>(v: &mut Vec<T>, len: usize, value: T) -> Result<(), Error> {
+            if v.len() < len {
+                v.try_reserve(len - v.len()).map_err(|_| Error::OutOfMemory)?;
+                v.resize(len, value);
+            }
+            Ok(())
+        }
+        if self.all.len() < words {
+            self.all.try_reserve(words - self.all.len()).map_err(|_| Error::OutOfMemory)?;
+            self.all.resize_with(words, Vec::new);
+        }
+        for per_word in [&mut self.marks, &mut self.seen, &mut self.unpaired] {
+            extend(per_word, words, NONE)?;
+        }
+        extend(&mut self.held, words, 0)?;
+        extend(&mut self.place, words, 0)?;
+        for per_text in [&mut self.round_of, &mut self.judged] {
+            extend(per_text, texts, NONE)?;
+        }
+        extend(&mut self.hits, texts, 0)?;
+        extend(&mut self.kept, texts, false)
+    }
+
+    /// Forgets every visit's and judgement's marks, so that numbering may start again.
+    pub(super) fn clear_marks(&mut self) {
+        for marks in [&mut self.marks, &mut self.seen, &mut self.unpaired, &mut self.round_of, &mut self.judged] {
+            marks.fill(NONE);
+        }
+        self.judgement = 0;
+    }
+
+    /// Whether the judgements' numbering is about to run out (see [`Matcher::clear_marks`]).
+    pub(super) fn marks_run_out(&self) -> bool {
+        self.judgement >= u32::MAX / 2
+    }
+
+    /// The kept text taken `rank`-th is no longer kept: no text is judged against it again.
+    pub(super) fn remove(&mut self, rank: u32) {
+        self.kept[rank as usize] = false;
+    }
+
     /// What probing `word` costs: its entries in `all` and those of its typos it may pair with.
     fn cost(&self, vocabulary: &Vocabulary, word: u32) -> usize {
         let own = self.all[word as usize].len();
@@ -199,7 +245,7 @@ impl Matcher {
     /// `best`. `kept(k)` is the kept text taken `k`-th.
     pub(super) fn find<'w>(&mut self, vocabulary: &Vocabulary, x: &Text<'_>, kept: &dyn Fn(u32) -> Shaped<'w>, best: &mut Best) -> Result<(), Error> {
         for &word in x.words {
-            self.marks[word as usize] = x.rank;
+            self.marks[word as usize] = x.visit;
         }
         if self.templates {
             self.find_in_lists(vocabulary, x, kept, best);
@@ -208,12 +254,12 @@ impl Matcher {
         if x.words.len() <= KEYED_WORDS {
             self.shaped = self.lines.kept_with_heavy_words_of(vocabulary, x.words) < SHAPES_PER_WORD_SET;
             let Matcher { lines, found, marks, held, .. } = self;
-            let holds = |w: u32| marks[w as usize] == x.rank;
+            let holds = |w: u32| marks[w as usize] == x.visit;
             lines.probe(vocabulary, x.words, &holds, held, found)?;
             let found = core::mem::take(&mut self.found);
             for &k in &found {
-                if self.kept[k as usize] && self.judged[k as usize] != x.rank {
-                    self.judged[k as usize] = x.rank;
+                if self.kept[k as usize] && self.judged[k as usize] != x.visit {
+                    self.judged[k as usize] = x.visit;
                     if let Some(similarity) = self.judge(vocabulary, x, kept(k)) {
                         best.consider(similarity, k);
                     }
@@ -290,8 +336,8 @@ impl Matcher {
                 let entry = self.all[listed as usize][e];
                 let k = unpack(entry).0 as usize;
                 if need > 1 {
-                    if self.round_of[k] != x.rank {
-                        self.round_of[k] = x.rank;
+                    if self.round_of[k] != x.visit {
+                        self.round_of[k] = x.visit;
                         self.hits[k] = 0;
                     }
                     self.hits[k] += 1;
@@ -299,8 +345,8 @@ impl Matcher {
                         continue;
                     }
                 }
-                if self.judged[k] != x.rank {
-                    self.judged[k] = x.rank;
+                if self.judged[k] != x.visit {
+                    self.judged[k] = x.visit;
                     self.consider(vocabulary, x, entry, kept, best);
                 }
             }
@@ -310,6 +356,9 @@ impl Matcher {
 
     fn consider<'w>(&mut self, vocabulary: &Vocabulary, x: &Text<'_>, entry: u64, kept: &dyn Fn(u32) -> Shaped<'w>, best: &mut Best) {
         let (k, wy) = unpack(entry);
+        if !self.kept[k as usize] {
+            return;
+        }
         let wx = x.weight;
         let (num, den) = self.threshold;
         // Sizes first: the shared weight is at most the lighter text's.
@@ -324,7 +373,7 @@ impl Matcher {
     /// The similarity of `x` and `y` if the rule calls them near-duplicate.
     pub(super) fn judge(&mut self, vocabulary: &Vocabulary, x: &Text<'_>, kept: Shaped<'_>) -> Option<f64> {
         let y = kept.words;
-        self.judgement = self.judgement.wrapping_add(1);
+        self.judgement += 1;
         let round = self.judgement;
         let wx = x.weight;
         let (mut wy, mut shared, mut shared_heavy, mut light_y) = (0, 0, 0, 0);
@@ -333,7 +382,7 @@ impl Matcher {
             let weight = weight_of(vocabulary, word);
             wy += weight;
             self.seen[word as usize] = round;
-            if self.marks[word as usize] == x.rank {
+            if self.marks[word as usize] == x.visit {
                 shared += weight;
                 shared_heavy += usize::from(weight == HEAVY_WEIGHT);
             } else if weight == HEAVY_WEIGHT {
@@ -392,7 +441,7 @@ impl Matcher {
             _ if shared_heavy < TYPO_CONTEXT => None,
             (&[u], &[v]) => (vocabulary.neighbours(u).any(|n| n == v) && self.pairable(u, v)).then(|| true),
             (&[u], []) => vocabulary.neighbours(u).any(|w| self.seen[w as usize] == round && self.pairable(u, w)).then(|| false),
-            ([], &[v]) => vocabulary.neighbours(v).any(|w| self.marks[w as usize] == x.rank && self.pairable(w, v)).then(|| false),
+            ([], &[v]) => vocabulary.neighbours(v).any(|w| self.marks[w as usize] == x.visit && self.pairable(w, v)).then(|| false),
             _ => None,
         }
     }
@@ -401,7 +450,7 @@ impl Matcher {
     /// compared, clash; `paired`: whether a word of each was found to be a typo of the other.
     fn clash(&self, x: &Text<'_>, y: Shaped<'_>, paired: bool, round: u32) -> bool {
         let typo = if paired { Some((self.ux[0], self.uy[0])) } else { None };
-        let x_holds = |w: u32| self.marks[w as usize] == x.rank;
+        let x_holds = |w: u32| self.marks[w as usize] == x.visit;
         let y_holds = |w: u32| self.seen[w as usize] == round || typo.map_or(false, |(u, _)| u == w);
         clash(Shaped { words: x.words, shape: x.shape }, y, typo, &x_holds, &y_holds)
     }

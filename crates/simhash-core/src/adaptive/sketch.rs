@@ -79,6 +79,12 @@ impl TextSketches {
         TextSketches::default()
     }
 
+    /// Sketches made of their columns (a saved index's), checked by the caller.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn from_parts(kinds: Vec<u8>, word_end: Vec<u32>, words: Vec<u32>, shape_end: Vec<u32>, shapes: Vec<u16>, vocabulary: Vocabulary, signature_of: Vec<u32>, signatures: Vec<u32>) -> TextSketches {
+        TextSketches { kinds, word_end, words, shape_end, shapes, vocabulary, signature_of, signatures, ..TextSketches::default() }
+    }
+
     /// Number of texts added.
     pub fn len(&self) -> usize {
         self.kinds.len()

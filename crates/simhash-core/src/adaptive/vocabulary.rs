@@ -64,8 +64,8 @@ pub(super) struct Vocabulary {
     neighbour_head: Vec<u32>,
     neighbour_links: Vec<(u32, u32)>,
     /// Each word's typo keys: `typo_keys[typo_key_ends[id - 1]..typo_key_ends[id]]`.
-    typo_keys: Vec<u64>,
-    typo_key_ends: Vec<u32>,
+    pub(super) typo_keys: Vec<u64>,
+    pub(super) typo_key_ends: Vec<u32>,
     variant: Vec<u8>,
     variants: Vec<u64>,
 }
@@ -115,6 +115,31 @@ impl Vocabulary {
         Ok(id)
     }
 
+    /// The words of a saved index, each with its unit hash, base, lightness and typo keys (its
+    /// keys `typo_keys[typo_key_ends[id - 1]..typo_key_ends[id]]`), checked by the caller: the
+    /// links between typos are made again, in the order the words came.
+    pub(super) fn from_parts(hash: Vec<u64>, base: Vec<u32>, light: Vec<bool>, typo_key_ends: Vec<u32>, typo_keys: Vec<u64>) -> Result<Vocabulary, Error> {
+        let mut vocabulary = Vocabulary::default();
+        for (id, &h) in hash.iter().enumerate() {
+            if vocabulary.ids.get_or_insert(h, id as u32)? != id as u32 {
+                return Err(Error::Format(crate::FormatError::Contents));
+            }
+        }
+        let words = hash.len();
+        vocabulary.hash = hash;
+        vocabulary.base = base;
+        vocabulary.light = light;
+        vocabulary.neighbour_head = vec![END; words];
+        for id in 0..words {
+            let start = if id == 0 { 0 } else { typo_key_ends[id - 1] as usize };
+            let end = typo_key_ends[id] as usize;
+            vocabulary.typo_keys.extend_from_slice(&typo_keys[start..end]);
+            vocabulary.link(id as u32, start)?;
+        }
+        vocabulary.typo_key_ends = typo_key_ends;
+        Ok(vocabulary)
+    }
+
     /// Finds the typos of the new word `id` through its keys, then lists it under them.
     fn link_typos(&mut self, id: u32, hash: u64, token: &[u8], hasher: &ShingleHasher) -> Result<(), Error> {
         let mut starts = Vec::new();
@@ -153,9 +178,16 @@ impl Vocabulary {
             }
         }
         self.typo_keys.try_reserve(self.variants.len()).map_err(|_| Error::OutOfMemory)?;
+        let first = self.typo_keys.len();
         self.typo_keys.extend_from_slice(&self.variants);
-        for k in 0..self.variants.len() {
-            let key = self.variants[k];
+        self.link(id, first)
+    }
+
+    /// Lists the new word `id` under its typo keys, `typo_keys[first..]`, linking it to the
+    /// words listed there before.
+    fn link(&mut self, id: u32, first: usize) -> Result<(), Error> {
+        for k in first..self.typo_keys.len() {
+            let key = self.typo_keys[k];
             let mut link = self.keys.get(key).unwrap_or(END);
             while link != END {
                 let (other, previous) = self.key_links[link as usize];

@@ -17,7 +17,8 @@
 //! by id makes the bytes canonical: equal contents give equal bytes, whichever implementation
 //! wrote them.
 
-use crate::index::crc32::crc32;
+use crate::crc32::crc32;
+use crate::error::FormatError;
 use crate::search::layout::{binomial, MAX_TABLES};
 use crate::search::strategy::PARTS_CODE;
 use crate::Error;
@@ -37,36 +38,6 @@ const HEADER_BYTES: usize = 16;
 /// Bytes of an index of `n` entries.
 fn encoded_len(n: usize) -> u64 {
     HEADER_BYTES as u64 + 12 * n as u64 + 4
-}
-
-/// Why bytes are not a saved index. The discriminants are part of the WebAssembly boundary.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum FormatError {
-    /// The bytes do not start with [`MAGIC`]: something else entirely.
-    Magic = 0,
-    /// A version this crate cannot read.
-    Version = 1,
-    /// Fewer or more bytes than the header announces (or too few for a header).
-    Length = 2,
-    /// The checksum does not match: the bytes were damaged.
-    Checksum = 3,
-    /// The distance or blocks field is out of range.
-    Header = 4,
-    /// The ids are not strictly increasing.
-    Ids = 5,
-}
-
-impl core::fmt::Display for FormatError {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.write_str(match self {
-            FormatError::Magic => "it does not start with the index magic bytes",
-            FormatError::Version => "its format version is neither 1 nor 2",
-            FormatError::Length => "its length does not match its header",
-            FormatError::Checksum => "its checksum does not match: the bytes are damaged",
-            FormatError::Header => "its distance or blocks field is out of range",
-            FormatError::Ids => "its ids are not strictly increasing",
-        })
-    }
 }
 
 /// A decoded index: its parameters and entries, read in place.

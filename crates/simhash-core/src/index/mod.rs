@@ -4,10 +4,9 @@
 //!
 //! Builds on the layouts and radix sort of [`crate::search`]; nothing in the crate depends on it.
 
-mod crc32;
 mod format;
 mod id_map;
 mod table_index;
 
-pub use format::FormatError;
+pub use crate::error::FormatError;
 pub use table_index::{Index, Matches};

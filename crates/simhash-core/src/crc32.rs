@@ -1,5 +1,5 @@
 //! CRC-32 as zlib, PNG and gzip compute it (reflected polynomial 0xEDB88320, initial and final
-//! value 0xFFFFFFFF): the checksum of the index byte format, which any zlib binding can verify.
+//! value 0xFFFFFFFF): the checksum of the index byte formats, which any zlib binding can verify.
 
 /// Slicing-by-4 tables (four bytes per step), computed per call (a few microseconds) rather
 /// than stored: the .wasm size budget is tight, and a save or load spends far longer elsewhere.
