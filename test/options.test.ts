@@ -36,6 +36,7 @@ const MISSPELT: Readonly<Record<string, Misspelt>> = {
     /unknown option 'templtes' of TextSketches.decide \(did you mean 'templates'\?\)/,
   ],
   decideMinHash: [(a) => loose(a).decideMinHash(new Uint32Array(0), { treshold: 0.5 }), /unknown option 'treshold' of decideMinHash \(did you mean 'threshold'\?\)/],
+  TextIndex: [(a) => new (a.TextIndex as unknown as new (o: unknown) => unknown)({ templtes: 'remove' }), /unknown option 'templtes' of TextIndex \(did you mean 'templates'\?\)/],
   SimHashIndex: [(a) => new (a.SimHashIndex as unknown as new (o: unknown) => unknown)({ distance: 3, blcoks: 4 }), /unknown option 'blcoks' of SimHashIndex \(did you mean 'blocks'\?\)/],
   planTables: [(a) => loose(a).planTables({ n: 10, distance: 3, famliy: 'parts' }), /unknown option 'famliy' of planTables \(did you mean 'family'\?\)/],
   fingerprint: [(a) => loose(a).fingerprint('a b c', { sise: 2 }), /unknown option 'sise' of fingerprint \(did you mean 'size'\?\)/],

@@ -34,14 +34,17 @@
 // and the hyphens found by the tokenisation that signed words already take: the budget was 182 KB.
 // Probing sentences by their own cheapest words alone, without the lists of each kept text's
 // rarest words (both sides of a pair are bounded, so the first guarantee suffices), took it to
-// 181,041 bytes: the budget is 178 KB.
+// 181,041 bytes: the budget was 178 KB. The text index (the default rule deciding texts as they
+// come: one decider shared with the batch, growable lists, queries listing every near-duplicate,
+// removal, and a checked, versioned byte format whose loading takes the texts again) took it to
+// 206,851 bytes, its growth and its format's columns out of line: the budget is 203 KB.
 
 import { statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
 
-it('keeps dist/simhash.wasm under 178 KB', () => {
+it('keeps dist/simhash.wasm under 203 KB', () => {
   const bytes = statSync(fileURLToPath(new URL('../dist/simhash.wasm', import.meta.url))).size;
   expect(bytes).toBeGreaterThan(1000);
-  expect(bytes).toBeLessThan(178 * 1024);
+  expect(bytes).toBeLessThan(203 * 1024);
 });

@@ -21,6 +21,8 @@ export { decide, decideTexts } from './wasm/decide.js';
 export { TEXT_DECISION_VERSION } from './shared/adaptive.js';
 export type { DecideTextsOptions } from './shared/adaptive.js';
 export { TextSketches } from './wasm/text-sketches.js';
+export { TextIndex } from './wasm/text-index.js';
+export type { TextIndexConstructor, TextIndexOptions, TextQueryResult } from './shared/text-index.js';
 export { decideMinHash, decisionGroups } from './shared/decide.js';
 export type { DecideMinHashOptions, DecideOptions, DecisionGroup, MinHashDecisions, PriorityOption, SimHashDecisions } from './shared/decide.js';
 export type { OnlineDecisions } from './shared/types.js';

@@ -38,6 +38,8 @@ export { decide, decideTexts } from './decide.js';
 export { TEXT_DECISION_VERSION } from '../shared/adaptive.js';
 export type { DecideTextsOptions } from '../shared/adaptive.js';
 export { TextSketches } from './text-sketches.js';
+export { TextIndex } from './text-index.js';
+export type { TextIndexConstructor, TextIndexOptions, TextQueryResult } from '../shared/text-index.js';
 export { decideMinHash, decisionGroups } from '../shared/decide.js';
 export type { DecideMinHashOptions, DecideOptions, DecisionGroup, MinHashDecisions, PriorityOption, SimHashDecisions } from '../shared/decide.js';
 export type { OnlineDecisions } from '../shared/types.js';

@@ -40,10 +40,11 @@ const substitutionsAllowed = (words: number): number => Math.floor(words / SUBST
 /** Whether weight `shared` of texts weighing `wx` and `wy` reaches `[num, den]`. */
 const reaches = ([num, den]: readonly [number, number], shared: number, wx: number, wy: number): boolean => shared * den >= num * (wx + wy - shared);
 
-/** The candidate so far: the highest similarity, ties to the lowest rank. */
+/** The candidate so far: the highest similarity, ties to the lowest rank; with `every`, each candidate accepted too. */
 export interface Best {
   similarity: number;
   kept: number;
+  readonly every?: [similarity: number, kept: number][];
 }
 
 /** Considers `kept` at `similarity` for `best`. */
@@ -52,6 +53,15 @@ export function consider(best: Best, similarity: number, kept: number): void {
     best.similarity = similarity;
     best.kept = kept;
   }
+  best.every?.push([similarity, kept]);
+}
+
+/** `array` in an array of `size` elements, the new ones `fill`. */
+function grown<T extends Int32Array | Uint32Array | Uint8Array>(array: T, size: number, fill: number): T {
+  const out = new (array.constructor as new (size: number) => T)(size);
+  out.set(array);
+  out.fill(fill, array.length);
+  return out;
 }
 
 /** The lists of kept short texts of one decision. */
@@ -59,16 +69,17 @@ export class ShortMatcher {
   readonly #vocabulary: Vocabulary;
   readonly #templates: boolean;
   readonly #threshold: readonly [number, number];
-  readonly #all: Entry[][];
-  /** Per kept rank: the rank of the last text that judged it; the rank whose meetings `#hits` counts, and the count. */
-  readonly #judged: Int32Array;
-  /** Per rank: whether the text taken then was kept. */
-  readonly #kept: Uint8Array;
-  readonly #round: Int32Array;
-  readonly #hits: Uint32Array;
-  readonly #marks: Int32Array;
+  readonly #all: Entry[][] = [];
+  /** Per kept rank: the visit that last judged it; the visit whose meetings `#hits` counts, and the count. */
+  #judged = new Int32Array(0);
+  /** Per rank: whether the text taken then is kept (and not removed since). */
+  #kept = new Uint8Array(0);
+  #round = new Int32Array(0);
+  #hits = new Uint32Array(0);
+  /** Per word: the visit of the text being decided, when it holds the word. */
+  #marks = new Int32Array(0);
   /** Per word, how many short texts taken so far hold it. */
-  readonly #held: Uint32Array;
+  #held = new Uint32Array(0);
   readonly #keptText: (kept: number) => Shaped;
   /** Kept texts of at most {@link KEYED_WORDS} words by key. */
   readonly #lines: LineKeys;
@@ -79,15 +90,37 @@ export class ShortMatcher {
     this.#vocabulary = vocabulary;
     this.#templates = templates;
     this.#threshold = templates ? TEMPLATES_THRESHOLD : THRESHOLD;
-    this.#all = Array.from({ length: vocabulary.length }, () => []);
-    this.#round = new Int32Array(texts).fill(-1);
-    this.#hits = new Uint32Array(texts);
-    this.#judged = new Int32Array(texts).fill(-1);
-    this.#kept = new Uint8Array(texts);
-    this.#marks = new Int32Array(vocabulary.length).fill(-1);
-    this.#held = new Uint32Array(vocabulary.length);
     this.#keptText = keptText;
     this.#lines = new LineKeys(vocabulary);
+    this.grow(texts);
+  }
+
+  /** Room for every word of the vocabulary and `texts` texts in all, as an index grows. */
+  grow(texts: number): void {
+    const words = this.#vocabulary.length;
+    while (this.#all.length < words) this.#all.push([]);
+    if (this.#marks.length < words) {
+      const size = Math.max(words, 2 * this.#marks.length);
+      this.#marks = grown(this.#marks, size, -1);
+      this.#held = grown(this.#held, size, 0);
+    }
+    if (this.#kept.length < texts) {
+      const size = Math.max(texts, 2 * this.#kept.length);
+      this.#round = grown(this.#round, size, -1);
+      this.#judged = grown(this.#judged, size, -1);
+      this.#hits = grown(this.#hits, size, 0);
+      this.#kept = grown(this.#kept, size, 0);
+    }
+  }
+
+  /** Forgets every visit's marks, so that numbering may start again. */
+  clearMarks(): void {
+    for (const marks of [this.#marks, this.#round, this.#judged]) marks.fill(-1);
+  }
+
+  /** The kept text taken `rank`-th is no longer kept: no text is judged against it again. */
+  remove(rank: number): void {
+    this.#kept[rank] = 0;
   }
 
   #weight(word: number): number {
@@ -115,7 +148,11 @@ export class ShortMatcher {
     return this.#probed(word).reduce((cost, listed) => cost + this.#all[listed]!.length, 0);
   }
 
-  /** Judges against `text` (taken `rank`-th) every kept short text the rule may call its near-duplicate, into `best`. */
+  /**
+   * Judges against `text` every kept short text the rule may call its near-duplicate, into
+   * `best`; `rank` (a visit: a number no text found since the marks were last cleared had)
+   * marks what it meets.
+   */
   find(text: Shaped, rank: number, best: Best): void {
     const x = text.words;
     for (const word of x) this.#marks[word] = rank;
@@ -186,7 +223,7 @@ export class ShortMatcher {
           }
           if (++this.#hits[k]! < need) continue;
         }
-        if (this.#judged[k] === rank) continue;
+        if (this.#judged[k] === rank || !this.#kept[k]) continue;
         this.#judged[k] = rank;
         if (Math.max(wx, entry.weight) * num > Math.min(wx, entry.weight) * den) continue;
         const similarity = this.judge(x, rank, this.#keptText(k));

@@ -119,9 +119,14 @@ export class Vocabulary {
         if (!keys.includes(key)) keys.push(key);
       });
     }
-    const mine = this.neighbours[id]!;
     this.typoKeys[id] = keys;
-    for (const key of keys) {
+    this.#link(id);
+  }
+
+  /** Lists word `id` under its typo keys, linking it to the words listed there before. */
+  #link(id: number): void {
+    const mine = this.neighbours[id]!;
+    for (const key of this.typoKeys[id]!) {
       const listed = this.#keys.get(key);
       if (listed === undefined) {
         this.#keys.set(key, [id]);
@@ -136,5 +141,25 @@ export class Vocabulary {
       }
       listed.push(id);
     }
+  }
+
+  /**
+   * The words of a saved index, each with its unit hash, base, lightness and typo keys (word
+   * i's keys `typoKeys[typoKeyEnds[i - 1]..typoKeyEnds[i]]`): the links between typos are made
+   * again, in the order the words came. `undefined` when two words have one hash.
+   */
+  static fromColumns(seed: bigint, hash: BigUint64Array, base: Uint32Array, light: Uint8Array, typoKeyEnds: Uint32Array, typoKeys: BigUint64Array): Vocabulary | undefined {
+    const vocabulary = new Vocabulary(seed);
+    for (let id = 0; id < hash.length; id++) {
+      if (vocabulary.#ids.has(hash[id]!)) return undefined;
+      vocabulary.#ids.set(hash[id]!, id);
+      vocabulary.hash.push(hash[id]!);
+      vocabulary.base.push(base[id]!);
+      vocabulary.light.push(light[id] === 1);
+      vocabulary.neighbours.push([]);
+      vocabulary.typoKeys.push(Array.from(typoKeys.subarray(id === 0 ? 0 : typoKeyEnds[id - 1]!, typoKeyEnds[id]!)));
+      vocabulary.#link(id);
+    }
+    return vocabulary;
   }
 }

@@ -25,9 +25,9 @@ function encodedLength(n: number): number {
 }
 
 /** What is wrong with bytes that are not a saved index, in the Rust core's numbering. */
-export type IndexFormatProblem = 'magic' | 'version' | 'length' | 'checksum' | 'header' | 'ids';
+export type IndexFormatProblem = 'magic' | 'version' | 'length' | 'checksum' | 'header' | 'ids' | 'contents';
 
-const PROBLEMS: readonly IndexFormatProblem[] = ['magic', 'version', 'length', 'checksum', 'header', 'ids'];
+const PROBLEMS: readonly IndexFormatProblem[] = ['magic', 'version', 'length', 'checksum', 'header', 'ids', 'contents'];
 
 /** First status code of the WebAssembly functions that means "not a saved index". */
 const FIRST_FORMAT_STATUS = 32;
@@ -91,6 +91,9 @@ export function indexFormatError(problem: IndexFormatProblem, bytes: Uint8Array)
       );
     case 'ids':
       return new IndexFormatError(problem, `${what}: its ids are not strictly increasing (entry ${firstUnorderedId(bytes)})`);
+    case 'contents':
+      // (A status only a text index gives.)
+      return new IndexFormatError(problem, `${what}: its contents break the format`);
   }
 }
 

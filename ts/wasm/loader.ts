@@ -96,6 +96,17 @@ export interface WasmExports {
   sh_text_sketches_kinds(handle: number, out: number, len: number): number;
   sh_text_sketches_truncate(handle: number, len: number): void;
   sh_text_sketches_decide(handle: number, order: number, len: number, representative: number, similarity: number, rule: number): number;
+  sh_text_index_new(templates: number, handle: number): number;
+  sh_text_index_free(handle: number): void;
+  sh_text_index_answer(handle: number): number;
+  sh_text_index_count(handle: number, what: number): number;
+  sh_text_index_contains(handle: number, id: number): number;
+  sh_text_index_remove(handle: number, id: number): number;
+  sh_text_index_decide_many(handle: number, ids: number, texts: number, len: number, offsets: number, offsetsLen: number, representative: number, similarity: number): number;
+  sh_text_index_query(handle: number, text: number, len: number): number;
+  sh_text_index_save(handle: number): number;
+  sh_text_index_release_bytes(handle: number): void;
+  sh_text_index_load(bytes: number, len: number, handle: number): number;
 }
 
 let compiled: WebAssembly.Module | null = null;

@@ -5,7 +5,7 @@
  */
 
 /** The ABI this package's loader speaks; a module reporting another version is refused. */
-export const ABI_VERSION = 8;
+export const ABI_VERSION = 9;
 
 // Keyed by ABI, the one thing the loader checks of a module: another version of the package in
 // the same realm speaking another ABI keeps its own.

@@ -14,7 +14,7 @@
 #![deny(unsafe_op_in_unsafe_fn)]
 
 use core::{ptr, slice};
-use simhash_core::adaptive::{Rule, TextSketches};
+use simhash_core::adaptive::{Rule, TextIndex, TextSketches};
 use simhash_core::minhash::datasketch::Scheme;
 use simhash_core::text::{TextOptions, Unit, Weighting};
 use simhash_core::{Error, Index, Matches, Slice, Strategy};
@@ -22,7 +22,7 @@ use std::alloc::{self, Layout};
 
 /// Bumped whenever a signature, a status code or the meaning of an argument changes; the loader
 /// refuses other versions.
-pub const ABI_VERSION: u32 = 8;
+pub const ABI_VERSION: u32 = 9;
 
 const OK: i32 = 0;
 
@@ -769,4 +769,189 @@ pub unsafe extern "C" fn sh_text_sketches_decide(handle: u32, order: *const u32,
 pub unsafe extern "C" fn sh_text_sketches_truncate(handle: u32, len: usize) {
     // SAFETY: forwarded caller guarantee.
     unsafe { sketches_mut(handle) }.truncate(len);
+}
+
+/// A text index owned by the host through an opaque pointer, with the buffers its answers are
+/// handed over in.
+pub struct TextIndexHandle {
+    index: TextIndex,
+    ids: Vec<u32>,
+    similarity: Vec<f64>,
+    saved: Vec<u8>,
+    /// What the last call left for the host. After a query: `[ids_ptr, similarity_ptr, count]`;
+    /// after [`sh_text_index_save`]: `[bytes_ptr, bytes_len, 0]`. Its address never changes.
+    answer: [u32; 3],
+}
+
+fn into_text_handle(index: TextIndex, handle: &mut [u32]) -> i32 {
+    let boxed = Box::new(TextIndexHandle { index, ids: Vec::new(), similarity: Vec::new(), saved: Vec::new(), answer: [0; 3] });
+    handle[0] = Box::into_raw(boxed) as u32;
+    OK
+}
+
+/// # Safety
+/// `handle` must come from [`sh_text_index_new`] or [`sh_text_index_load`] and not be freed,
+/// and nothing else may use it while the reference lives.
+unsafe fn text_index_mut<'a>(handle: u32) -> &'a mut TextIndexHandle {
+    // SAFETY: guaranteed by the caller (see above).
+    unsafe { &mut *(handle as usize as *mut TextIndexHandle) }
+}
+
+/// Makes an empty text index (specification v3; template siblings removed too when
+/// `templates` is 1) and writes its handle to `handle`.
+///
+/// # Safety
+/// `handle` points to 1 writable `u32`.
+#[no_mangle]
+pub unsafe extern "C" fn sh_text_index_new(templates: u32, handle: *mut u32) -> i32 {
+    // SAFETY: forwarded caller guarantee.
+    into_text_handle(TextIndex::new(templates == 1), unsafe { output(handle, 1) })
+}
+
+/// Frees a text index.
+///
+/// # Safety
+/// As [`text_index_mut`]; the handle is invalid afterwards.
+#[no_mangle]
+pub unsafe extern "C" fn sh_text_index_free(handle: u32) {
+    // SAFETY: the handle came from `Box::into_raw` and is freed once, as the caller guarantees.
+    drop(unsafe { Box::from_raw(handle as usize as *mut TextIndexHandle) });
+}
+
+/// Address of the text index's answer (see [`TextIndexHandle`]), fixed for its lifetime.
+///
+/// # Safety
+/// As [`text_index_mut`].
+#[no_mangle]
+pub unsafe extern "C" fn sh_text_index_answer(handle: u32) -> *const u32 {
+    // SAFETY: forwarded caller guarantee.
+    unsafe { text_index_mut(handle) }.answer.as_ptr()
+}
+
+/// What the text index holds: 0 its kept texts, 1 the texts it decided, 2 whether it removes
+/// template siblings.
+///
+/// # Safety
+/// As [`text_index_mut`].
+#[no_mangle]
+pub unsafe extern "C" fn sh_text_index_count(handle: u32, what: u32) -> u32 {
+    // SAFETY: forwarded caller guarantee.
+    let index = &unsafe { text_index_mut(handle) }.index;
+    match what {
+        0 => index.len() as u32,
+        1 => index.taken() as u32,
+        _ => u32::from(index.templates()),
+    }
+}
+
+/// Whether a kept text holds `id` (1) or not (0).
+///
+/// # Safety
+/// As [`text_index_mut`].
+#[no_mangle]
+pub unsafe extern "C" fn sh_text_index_contains(handle: u32, id: u32) -> u32 {
+    // SAFETY: forwarded caller guarantee.
+    u32::from(unsafe { text_index_mut(handle) }.index.contains(id))
+}
+
+/// Removes the kept text `id`: 1 if one held it, else 0.
+///
+/// # Safety
+/// As [`text_index_mut`].
+#[no_mangle]
+pub unsafe extern "C" fn sh_text_index_remove(handle: u32, id: u32) -> u32 {
+    // SAFETY: forwarded caller guarantee.
+    u32::from(unsafe { text_index_mut(handle) }.index.remove(id))
+}
+
+/// Decides `offsets_len - 1` UTF-8 texts laid out as for [`sh_text_fingerprint_many`] under
+/// `ids`, into `representative` and `similarity` (`TextIndex::decide_many`).
+///
+/// # Safety
+/// As [`text_index_mut`]; `ids`, `representative` and `similarity` point to `offsets_len - 1`
+/// values each (the last two writable, none overlapping), `texts` to `len` bytes and `offsets`
+/// to `offsets_len` values.
+#[no_mangle]
+pub unsafe extern "C" fn sh_text_index_decide_many(
+    handle: u32,
+    ids: *const u32,
+    texts: *const u8,
+    len: usize,
+    offsets: *const u32,
+    offsets_len: usize,
+    representative: *mut u32,
+    similarity: *mut f64,
+) -> i32 {
+    let count = offsets_len.saturating_sub(1);
+    // SAFETY: forwarded caller guarantees.
+    let (target, ids, texts, offsets, representative, similarity) = unsafe {
+        (text_index_mut(handle), input(ids, count), input(texts, len), input(offsets, offsets_len), output(representative, count), output(similarity, count))
+    };
+    to_status(target.index.decide_many(ids, texts, offsets, representative, similarity))
+}
+
+/// Lists the kept texts the rule calls near-duplicates of a UTF-8 text of `len` bytes; on
+/// success the answer holds `[ids_ptr, similarity_ptr, count]`, valid until the next call.
+///
+/// # Safety
+/// As [`text_index_mut`]; `text` points to `len` bytes.
+#[no_mangle]
+pub unsafe extern "C" fn sh_text_index_query(handle: u32, text: *const u8, len: usize) -> i32 {
+    // SAFETY: forwarded caller guarantees.
+    let (target, text) = unsafe { (text_index_mut(handle), input(text, len)) };
+    match target.index.query(text) {
+        Ok(found) => {
+            target.ids.clear();
+            target.similarity.clear();
+            target.ids.extend(found.iter().map(|&(id, _)| id));
+            target.similarity.extend(found.iter().map(|&(_, s)| s));
+            target.answer = [target.ids.as_ptr() as u32, target.similarity.as_ptr() as u32, found.len() as u32];
+            OK
+        }
+        Err(error) => status(error),
+    }
+}
+
+/// Saves the text index; on success the answer holds `[bytes_ptr, bytes_len, 0]`, valid until
+/// [`sh_text_index_release_bytes`] or the next save.
+///
+/// # Safety
+/// As [`text_index_mut`].
+#[no_mangle]
+pub unsafe extern "C" fn sh_text_index_save(handle: u32) -> i32 {
+    // SAFETY: forwarded caller guarantee.
+    let target = unsafe { text_index_mut(handle) };
+    match target.index.save() {
+        Ok(bytes) => {
+            target.saved = bytes;
+            target.answer = [target.saved.as_ptr() as u32, target.saved.len() as u32, 0];
+            OK
+        }
+        Err(error) => status(error),
+    }
+}
+
+/// Frees the bytes of the last save.
+///
+/// # Safety
+/// As [`text_index_mut`].
+#[no_mangle]
+pub unsafe extern "C" fn sh_text_index_release_bytes(handle: u32) {
+    // SAFETY: forwarded caller guarantee.
+    unsafe { text_index_mut(handle) }.saved = Vec::new();
+}
+
+/// Loads a text index from `len` bytes and writes its handle to `handle`. Bytes that are not a
+/// saved text index give status 32 + the [`simhash_core::FormatError`] discriminant.
+///
+/// # Safety
+/// `bytes` points to `len` bytes; `handle` to 1 writable `u32`.
+#[no_mangle]
+pub unsafe extern "C" fn sh_text_index_load(bytes: *const u8, len: usize, handle: *mut u32) -> i32 {
+    // SAFETY: forwarded caller guarantees.
+    let (bytes, handle) = unsafe { (input(bytes, len), output(handle, 1)) };
+    match TextIndex::load(bytes) {
+        Ok(index) => into_text_handle(index, handle),
+        Err(error) => status(error),
+    }
 }

@@ -1,6 +1,7 @@
 //! The kept text a text is removed for: the most similar, ties to the one taken first; and, for
 //! a query, every kept text the rule calls a near-duplicate.
 
+use super::mix_map::MixMap;
 use crate::Error;
 
 /// The best candidate so far: the highest similarity, ties to the lowest rank; with `every`,
@@ -50,7 +51,21 @@ impl Best {
             return Err(Error::OutOfMemory);
         }
         let mut every = self.every.unwrap_or_default();
-        every.sort_unstable_by(|a, b| b.0.partial_cmp(&a.0).unwrap_or(core::cmp::Ordering::Equal).then(a.1.cmp(&b.1)));
+        // Similarities are ratios of small integers in 0..=1, so their nearest `f32`s keep their
+        // order, and one sort of `u64`s (the instance sketching already has) sorts them; each
+        // text is accepted once, so its rank finds its exact similarity again.
+        let mut keys = Vec::new();
+        keys.try_reserve_exact(every.len()).map_err(|_| Error::OutOfMemory)?;
+        let mut at = MixMap::default();
+        for (position, &(s, rank)) in every.iter().enumerate() {
+            keys.push(u64::from(!(s as f32).to_bits()) << 32 | u64::from(rank));
+            at.get_or_insert(u64::from(rank), position as u32)?;
+        }
+        keys.sort_unstable();
+        let mut sorted = Vec::new();
+        sorted.try_reserve_exact(every.len()).map_err(|_| Error::OutOfMemory)?;
+        sorted.extend(keys.iter().filter_map(|&key| at.get(key & 0xFFFF_FFFF)).map(|position| every[position as usize]));
+        every = sorted;
         Ok(every)
     }
 }

@@ -11,7 +11,7 @@
 use super::best::Best;
 use super::mix_map::MixMap;
 use super::shape::{clash, Shaped};
-use super::short::{Matcher, Text};
+use super::short::{extend, Matcher, Text};
 use super::sketch::TextSketches;
 use super::{insertion_sort, Kind, Rule, LINE_WORDS, LONG_BANDS, LONG_EQUAL, LONG_ROWS, NUM_PERM, SHORT_DENOMINATOR, SHORT_NUMERATOR};
 use crate::Error;
@@ -224,42 +224,23 @@ impl Decider {
             Rule::V2 => Shorts::V2(PrefixLists::new(words)?),
             Rule::V3 { templates } => Shorts::V3(Matcher::new(words, texts, templates)?),
         };
-        Ok(Decider {
-            rule,
-            shorts,
-            kept_sets: MixMap::default(),
-            buckets: MixMap::default(),
-            bucket_lists: Vec::new(),
-            kept: zeroed(texts, false)?,
-            stamp: zeroed(texts, u32::MAX)?,
-            visit: 0,
-        })
+        let mut decider = Decider { rule, shorts, kept_sets: MixMap::default(), buckets: MixMap::default(), bucket_lists: Vec::new(), kept: Vec::new(), stamp: Vec::new(), visit: 0 };
+        decider.grow(words, texts)?;
+        Ok(decider)
     }
 
-    /// Room for `words` words and `texts` texts in all (specification v3; v2 ranks words over
-    /// a whole batch and cannot grow).
+    /// Room for `words` words and `texts` texts in all (v2's lists are made for a whole batch).
     pub(super) fn grow(&mut self, words: usize, texts: usize) -> Result<(), Error> {
         if let Shorts::V3(matcher) = &mut self.shorts {
             matcher.grow(words, texts)?;
         }
-        if self.kept.len() < texts {
-            let more = texts - self.kept.len();
-            self.kept.try_reserve(more).map_err(|_| Error::OutOfMemory)?;
-            self.stamp.try_reserve(more).map_err(|_| Error::OutOfMemory)?;
-            self.kept.resize(texts, false);
-            self.stamp.resize(texts, u32::MAX);
-        }
-        Ok(())
+        extend(&mut self.kept, texts, false)?;
+        extend(&mut self.stamp, texts, u32::MAX)
     }
 
     /// The rule the decider judges by.
     pub(super) fn rule(&self) -> Rule {
         self.rule
-    }
-
-    /// Whether the text taken `rank`-th is kept (and not removed since).
-    pub(super) fn is_kept(&self, rank: u32) -> bool {
-        self.kept.get(rank as usize).copied().unwrap_or(false)
     }
 
     /// The kept text taken `rank`-th is kept no longer: no text is found against it again. What

@@ -44,6 +44,7 @@ fn reserve<T>(v: &mut Vec<T>, additional: usize) -> Result<(), Error> {
     v.try_reserve(additional).map_err(|_| Error::OutOfMemory)
 }
 
+#[inline(never)]
 fn put<const N: usize, T: Copy>(out: &mut Vec<u8>, values: &[T], bytes: fn(T) -> [u8; N]) {
     values.iter().for_each(|&v| out.extend_from_slice(&bytes(v)));
 }
@@ -92,6 +93,7 @@ impl<'a> Reader<'a> {
         head
     }
 
+    #[inline(never)]
     fn column<const N: usize, T>(&mut self, count: usize, from: fn([u8; N]) -> T) -> Result<Vec<T>, Error> {
         let mut out = Vec::new();
         reserve(&mut out, count)?;

@@ -14,14 +14,20 @@ use crate::Error;
 /// What `by_id` holds for an id whose text was removed.
 const GONE: u32 = u32::MAX - 1;
 
+/// The states of a text taken, as the format stores them: removed as a near-duplicate, kept,
+/// or kept then removed.
+const DUPLICATE: u8 = 0;
+const KEPT: u8 = 1;
+const REMOVED: u8 = 2;
+
 /// Kept texts under caller ids, deciding each new text against them by the default rule
 /// (specification v3; template siblings kept unless `templates`).
 pub struct TextIndex {
     pub(super) sketches: TextSketches,
     decider: Decider,
-    /// Per text taken (by rank): its id, and whether it was kept when taken.
-    pub(super) ids: Vec<u32>,
-    pub(super) kept_when_taken: Vec<bool>,
+    /// Per text taken (by rank): its id, and its state: [`DUPLICATE`], [`KEPT`] or [`REMOVED`].
+    ids: Vec<u32>,
+    states: Vec<u8>,
     /// Id → the rank of the kept text holding it ([`GONE`] once removed).
     by_id: MixMap,
     size: usize,
@@ -46,7 +52,7 @@ impl TextIndex {
             decider: Decider::new(rule, sketches.vocabulary.len(), sketches.len())?,
             sketches,
             ids: Vec::new(),
-            kept_when_taken: Vec::new(),
+            states: Vec::new(),
             by_id: MixMap::default(),
             size: 0,
             broken: false,
@@ -89,6 +95,7 @@ impl TextIndex {
         match self.rank_of(id) {
             Some(rank) => {
                 self.decider.remove(rank);
+                self.states[rank as usize] = REMOVED;
                 // The slot exists: replacing its value allocates nothing.
                 let _ = self.by_id.replace(u64::from(id), GONE);
                 self.size -= 1;
@@ -120,7 +127,7 @@ impl TextIndex {
         self.sketches.add(texts, offsets)?;
         let room = self.decider.grow(self.sketches.vocabulary.len(), self.sketches.len()).and_then(|()| {
             reserve(&mut self.ids, count)?;
-            reserve(&mut self.kept_when_taken, count)
+            reserve(&mut self.states, count)
         });
         if let Err(error) = room {
             self.sketches.truncate(before);
@@ -151,7 +158,7 @@ impl TextIndex {
         let keep = best.best.is_none();
         self.decider.take(&taken, rank, keep)?;
         self.ids.push(id);
-        self.kept_when_taken.push(keep);
+        self.states.push(if keep { KEPT } else { DUPLICATE });
         if keep {
             self.by_id.replace(u64::from(id), rank)?;
             self.size += 1;
@@ -164,14 +171,13 @@ impl TextIndex {
         if let Some(&id) = ids.iter().find(|&&id| self.contains(id)) {
             return Err(Error::IdInUse { id });
         }
-        let mut sorted = Vec::new();
-        reserve(&mut sorted, ids.len())?;
-        sorted.extend_from_slice(ids);
-        sorted.sort_unstable();
-        match sorted.windows(2).find(|w| w[0] == w[1]) {
-            Some(w) => Err(Error::IdInUse { id: w[0] }),
-            None => Ok(()),
+        let mut batch = MixMap::default();
+        for (q, &id) in ids.iter().enumerate() {
+            if batch.get_or_insert(u64::from(id), q as u32)? != q as u32 {
+                return Err(Error::IdInUse { id });
+            }
         }
+        Ok(())
     }
 
     /// The kept texts the rule calls near-duplicates of `text` (as for
@@ -216,8 +222,7 @@ impl TextIndex {
     /// [`Error::OutOfMemory`]; refused after an allocation failed while deciding.
     pub fn save(&self) -> Result<Vec<u8>, Error> {
         self.usable()?;
-        let kept: Vec<u8> = (0..self.ids.len()).map(|r| u8::from(self.kept_when_taken[r]) + u8::from(self.kept_when_taken[r] && !self.decider.is_kept(r as u32))).collect();
-        encode(&self.sketches, self.templates(), &self.ids, &kept)
+        encode(&self.sketches, self.templates(), &self.ids, &self.states)
     }
 
     /// The index saved in `bytes`. Its texts are taken again as they were (counted, and listed
@@ -231,24 +236,23 @@ impl TextIndex {
         let mut index = TextIndex::with_sketches(decoded.sketches, decoded.templates)?;
         index.by_id = MixMap::default();
         reserve(&mut index.ids, decoded.ids.len())?;
-        reserve(&mut index.kept_when_taken, decoded.ids.len())?;
         for (rank, (&id, &state)) in decoded.ids.iter().zip(&decoded.states).enumerate() {
             let rank = rank as u32;
-            let keep = state != 0;
+            let keep = state != DUPLICATE;
             let taken = Taken { sketches: &index.sketches, sets: None, order: None };
             index.decider.take(&taken, rank, keep)?;
             index.ids.push(id);
-            index.kept_when_taken.push(keep);
-            if keep && state == 1 {
+            if state == KEPT {
                 if index.contains(id) {
                     return Err(Error::Format(crate::FormatError::Ids));
                 }
                 index.by_id.replace(u64::from(id), rank)?;
                 index.size += 1;
-            } else if keep {
+            } else if state == REMOVED {
                 index.decider.remove(rank);
             }
         }
+        index.states = decoded.states;
         Ok(index)
     }
 }

@@ -124,11 +124,14 @@ fn pairable(held: &[u32], a: u32, b: u32) -> bool {
     held[a as usize] == 0 || held[b as usize] <= 1
 }
 
-fn filled<T: Clone>(len: usize, value: T) -> Result<Vec<T>, Error> {
-    let mut v = Vec::new();
-    v.try_reserve_exact(len).map_err(|_| Error::OutOfMemory)?;
-    v.resize(len, value);
-    Ok(v)
+/// Lengthens `v` to `len` with `value`s (a vector of one slot per word or text, as they come).
+#[inline(never)]
+pub(super) fn extend<T: Clone>(v: &mut Vec<T>, len: usize, value: T) -> Result<(), Error> {
+    if v.len() < len {
+        v.try_reserve(len - v.len()).map_err(|_| Error::OutOfMemory)?;
+        v.resize(len, value);
+    }
+    Ok(())
 }
 
 fn push<T>(list: &mut Vec<T>, value: T) -> Result<(), Error> {
@@ -160,43 +163,35 @@ impl<'a> Text<'a> {
 impl Matcher {
     /// Lists for `texts` texts over `words` words.
     pub(super) fn new(words: usize, texts: usize, templates: bool) -> Result<Matcher, Error> {
-        let mut all = Vec::new();
-        all.try_reserve_exact(words).map_err(|_| Error::OutOfMemory)?;
-        all.resize_with(words, Vec::new);
-        Ok(Matcher {
+        let mut matcher = Matcher {
             templates,
             threshold: if templates { TEMPLATES_THRESHOLD } else { THRESHOLD },
-            all,
-            round_of: filled(texts, NONE)?,
-            hits: filled(texts, 0)?,
-            judged: filled(texts, NONE)?,
-            kept: filled(texts, false)?,
+            all: Vec::new(),
+            round_of: Vec::new(),
+            hits: Vec::new(),
+            judged: Vec::new(),
+            kept: Vec::new(),
             lines: LineKeys::default(),
             shaped: false,
             found: Vec::new(),
-            marks: filled(words, NONE)?,
-            seen: filled(words, NONE)?,
-            unpaired: filled(words, NONE)?,
-            held: filled(words, 0)?,
-            place: filled(words, 0)?,
+            marks: Vec::new(),
+            seen: Vec::new(),
+            unpaired: Vec::new(),
+            held: Vec::new(),
+            place: Vec::new(),
             judgement: 0,
             plan: Vec::new(),
             ux: Vec::new(),
             uy: Vec::new(),
             partner: Vec::new(),
             visited: Vec::new(),
-        })
+        };
+        matcher.grow(words, texts)?;
+        Ok(matcher)
     }
 
     /// Room for `words` words and `texts` texts in all, as an index grows.
     pub(super) fn grow(&mut self, words: usize, texts: usize) -> Result<(), Error> {
-        fn extend<T: Clone>(v: &mut Vec<T>, len: usize, value: T) -> Result<(), Error> {
-            if v.len() < len {
-                v.try_reserve(len - v.len()).map_err(|_| Error::OutOfMemory)?;
-                v.resize(len, value);
-            }
-            Ok(())
-        }
         if self.all.len() < words {
             self.all.try_reserve(words - self.all.len()).map_err(|_| Error::OutOfMemory)?;
             self.all.resize_with(words, Vec::new);
