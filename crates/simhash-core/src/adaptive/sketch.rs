@@ -157,7 +157,8 @@ impl TextSketches {
         }
         let words = if len == 0 { 0 } else { self.word_end[len - 1] as usize };
         let shapes = if len == 0 { 0 } else { self.shape_end[len - 1] as usize };
-        let signatures = self.signature_of[..len].iter().filter(|&&s| s != NO_SIGNATURE).count();
+        // Counted over the texts that go, so that dropping a few (a query's) costs a few.
+        let signatures = self.signatures.len() / NUM_PERM - self.signature_of[len..].iter().filter(|&&s| s != NO_SIGNATURE).count();
         self.kinds.truncate(len);
         self.word_end.truncate(len);
         self.shape_end.truncate(len);
