@@ -170,6 +170,37 @@ describe('pool ≡ the synchronous API of both entries', () => {
     }
   });
 
+  it('decideTexts, with 1, 2 and 3 workers, by every rule and a priority, as the synchronous API decides', async () => {
+    // Real lines with their recorded edits and exact copies, a few long texts and empty ones:
+    // more than one chunk of texts goes to each worker.
+    const rows = readFileSync(fileURLToPath(new URL('../quality/sets/short-lines.jsonl', import.meta.url)), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { text: string; edit1: string; edit2: string });
+    const rng = new oracle.SplitMix64(77n);
+    const texts = Array.from({ length: 12_000 }, (_, i) => {
+      const row = rows[rng.below(rows.length)]!;
+      const kind = rng.below(40);
+      if (kind === 0) return '';
+      if (kind === 1) return Array.from({ length: 5 }, () => rows[rng.below(rows.length)]!.text).join(' ');
+      return [row.text, row.edit1, row.edit2, `${row.text} (${i % 7})`][rng.below(4)]!;
+    });
+    const priority = texts.map(() => rng.below(4));
+    const pools = [await parallel.createPool({ threads: 1 }), await parallel.createPool({ threads: 2 }), pool];
+    try {
+      for (const options of [undefined, { templates: 'remove' as const }, { version: 2 as const }, { priority }]) {
+        const expected = apis[0]![1].decideTexts(texts, options);
+        expect(apis[1]![1].decideTexts(texts, options)).toEqual(expected);
+        for (const each of pools) expect(await each.decideTexts(texts, options)).toEqual(expected);
+      }
+    } finally {
+      await pools[0]!.close();
+      await pools[1]!.close();
+    }
+    expect((await rejection(pool.decideTexts(['a b', 3 as unknown as string]))).message).toBe(thrown(() => apis[0]![1].decideTexts(['a b', 3 as unknown as string])).message);
+    expect((await rejection(pool.decideTexts(['a b'], { priorty: [1] } as never))).message).toMatch(/unknown option 'priorty' of pool.decideTexts/);
+  });
+
   it('rejects what the synchronous API throws, with the same class and message', async () => {
     const [, api] = apis[0]!;
     const cases: Array<[() => Promise<unknown>, () => unknown]> = [

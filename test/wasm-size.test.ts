@@ -37,14 +37,16 @@
 // 181,041 bytes: the budget was 178 KB. The text index (the default rule deciding texts as they
 // come: one decider shared with the batch, growable lists, queries listing every near-duplicate,
 // removal, and a checked, versioned byte format whose loading takes the texts again) took it to
-// 206,851 bytes, its growth and its format's columns out of line: the budget is 203 KB.
+// 206,851 bytes, its growth and its format's columns out of line: the budget was 203 KB. Sketches
+// that workers export and one thread appends (`pool.decideTexts`: the vocabulary merged word by
+// word, word sets and shapes renumbered) took it to 214,172 bytes: the budget is 210 KB.
 
 import { statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
 
-it('keeps dist/simhash.wasm under 203 KB', () => {
+it('keeps dist/simhash.wasm under 210 KB', () => {
   const bytes = statSync(fileURLToPath(new URL('../dist/simhash.wasm', import.meta.url))).size;
   expect(bytes).toBeGreaterThan(1000);
-  expect(bytes).toBeLessThan(203 * 1024);
+  expect(bytes).toBeLessThan(210 * 1024);
 });

@@ -2,7 +2,8 @@
 /** The worker pool: the batch operations of the synchronous API, spread over workers. */
 
 import { checkClustersOptions } from '../shared/clusters-options.js';
-import { DECIDE_OPTIONS, type DecideOptions, type SimHashDecisions, takingOrder } from '../shared/decide.js';
+import { DECIDE_TEXTS_OPTIONS, type DecideTextsOptions } from '../shared/adaptive.js';
+import { DECIDE_OPTIONS, type DecideOptions, type MinHashDecisions, type SimHashDecisions, takingOrder } from '../shared/decide.js';
 import { toU64Array } from '../shared/u64-input.js';
 import { explicitFilter, filterOptions } from '../shared/filter.js';
 import { packTexts } from '../shared/packed-texts.js';
@@ -21,6 +22,7 @@ import {
   tooManyPairs,
 } from '../shared/validate.js';
 import { joinSliceLabels, mergeSlicePairs } from '../shared/work-slice.js';
+import { TextSketches, appendSketches } from '../wasm/text-sketches.js';
 import { canShareMemory, copyU64Input } from './input.js';
 import { nodeBuiltin } from './node-builtin.js';
 import { lineBlocks } from './line-blocks.js';
@@ -418,6 +420,44 @@ export class Pool {
       { op: 'decideWithLabels', fingerprints: values, distance: clusterOptions.distance, labels, order },
       [values.buffer, order.buffer as ArrayBuffer],
     );
+  }
+
+  /**
+   * `decideTexts` of the synchronous API, its texts tokenised and sketched on the workers in
+   * chunks, the sketches appended in order and decided on this thread: the same decisions for
+   * any number of workers.
+   *
+   * @throws {TypeError | RangeError} for an element that is not a string, or bad options.
+   */
+  async decideTexts(texts: readonly string[] | Iterable<string>, options?: DecideTextsOptions): Promise<MinHashDecisions> {
+    if (options !== undefined) checkOptions(options, DECIDE_TEXTS_OPTIONS, 'pool.decideTexts');
+    const chunks: Promise<Uint8Array>[] = [];
+    let batch: string[] = [];
+    let units = 0;
+    const submit = (): void => {
+      const result = this.#workers.run<Uint8Array>({ op: 'sketchTexts', texts: batch });
+      result.catch(() => undefined);
+      chunks.push(result);
+      batch = [];
+      units = 0;
+    };
+    let index = 0;
+    for (const text of checkTexts(texts, false) as Iterable<unknown>) {
+      if (typeof text !== 'string') throw new TypeError(`texts[${index}] must be a string, got ${describe(text)}`);
+      index++;
+      batch.push(text);
+      units += text.length;
+      if (units >= CHUNK_UNITS || batch.length >= CHUNK_TEXTS) submit();
+    }
+    if (batch.length > 0) submit();
+    const sketches = new TextSketches();
+    try {
+      // Appended in order as they come back, while later chunks are still being sketched.
+      for (const chunk of chunks) appendSketches(sketches, await chunk);
+      return sketches.decide(options);
+    } finally {
+      sketches.free();
+    }
   }
 
   /**

@@ -58,6 +58,8 @@ export type Operation =
       readonly ids: Uint32Array;
       readonly found: QueryManyResult;
     }
+  /** The texts' sketches for the length-adaptive rule, as bytes to append in order. */
+  | { readonly op: 'sketchTexts'; readonly texts: readonly string[] }
   | { readonly op: 'indexNew'; readonly index: number; readonly options: SimHashIndexOptions }
   | { readonly op: 'indexLoad'; readonly index: number; readonly bytes: Uint8Array }
   | { readonly op: 'indexAddMany'; readonly index: number; readonly ids: Uint32Array; readonly fingerprints: BigUint64Array }

@@ -13,6 +13,7 @@ import { findAllSlice } from '../wasm/find-all.js';
 import { initSync } from '../wasm/loader.js';
 import { SimHashIndex } from '../wasm/simhash-index.js';
 import { featurelessPositions, fingerprintMany, fingerprintPacked } from '../wasm/text.js';
+import { sketchTexts } from '../wasm/text-sketches.js';
 import { nodeBuiltin } from './node-builtin.js';
 import type { ErrorData, JsonLinesBlock, Operation, Ready, Request, Response, Setup } from './protocol.js';
 
@@ -70,6 +71,10 @@ function run(request: Operation): { value: unknown; transfer: ArrayBuffer[] } {
   switch (request.op) {
     case 'fingerprintMany': {
       const value = fingerprintPacked(request.texts, request.options);
+      return { value, transfer: buffers(value) };
+    }
+    case 'sketchTexts': {
+      const value = sketchTexts(request.texts);
       return { value, transfer: buffers(value) };
     }
     case 'fingerprintJsonLines': {

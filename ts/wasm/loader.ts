@@ -96,6 +96,9 @@ export interface WasmExports {
   sh_text_sketches_kinds(handle: number, out: number, len: number): number;
   sh_text_sketches_truncate(handle: number, len: number): void;
   sh_text_sketches_decide(handle: number, order: number, len: number, representative: number, similarity: number, rule: number): number;
+  sh_text_sketches_export(handle: number, result: number): number;
+  sh_bytes_free(ptr: number, len: number): void;
+  sh_text_sketches_append(handle: number, bytes: number, len: number): number;
   sh_text_index_new(templates: number, handle: number): number;
   sh_text_index_free(handle: number): void;
   sh_text_index_answer(handle: number): number;

@@ -140,6 +140,40 @@ class WasmTextSketches implements TextSketchesType {
     });
   }
 
+  /** The sketches as bytes, for {@link appendSketches} in another thread. */
+  static export(sketches: WasmTextSketches): Uint8Array {
+    const pointer = sketches.#pointer();
+    return withInstance((live) => {
+      const scope = new CallScope(live);
+      try {
+        const result = scope.alloc(8);
+        throwIfFailed(live.sh_text_sketches_export(pointer, result), 'pool.decideTexts');
+        const view = new Uint32Array(live.memory.buffer, result, 2);
+        const [ptr, len] = [view[0]!, view[1]!];
+        const bytes = new Uint8Array(live.memory.buffer, ptr, len).slice();
+        live.sh_bytes_free(ptr, len);
+        return bytes;
+      } finally {
+        scope.release();
+      }
+    });
+  }
+
+  /** Appends sketches {@link WasmTextSketches.export} made. */
+  static append(sketches: WasmTextSketches, bytes: Uint8Array): void {
+    const pointer = sketches.#pointer();
+    withInstance((live) => {
+      const scope = new CallScope(live);
+      try {
+        const ptr = scope.alloc(bytes.length, 'sketches');
+        new Uint8Array(live.memory.buffer, ptr, bytes.length).set(bytes);
+        throwIfFailed(live.sh_text_sketches_append(pointer, ptr, bytes.length), 'pool.decideTexts');
+      } finally {
+        scope.release();
+      }
+    });
+  }
+
   /** Releases the sketches' memory; calling it again does nothing. */
   free(): void {
     const handle = this.#handle;
@@ -179,3 +213,23 @@ class WasmTextSketches implements TextSketchesType {
 export const TextSketches: TextSketchesConstructor = WasmTextSketches;
 /** An instance of {@link TextSketches}. */
 export type TextSketches = TextSketchesType;
+
+/**
+ * @internal The sketches of `texts` as bytes: a worker's share of `pool.decideTexts`, appended in
+ * order by {@link appendSketches} to what sketching all the texts in one thread would make.
+ */
+export function sketchTexts(texts: readonly string[]): Uint8Array {
+  const sketches = new WasmTextSketches();
+  try {
+    sketches.add(texts);
+    return WasmTextSketches.export(sketches);
+  } finally {
+    sketches.free();
+  }
+}
+
+/** @internal Appends bytes {@link sketchTexts} made to sketches of this entry. */
+export function appendSketches(sketches: TextSketchesType, bytes: Uint8Array): void {
+  if (!(sketches instanceof WasmTextSketches)) throw new TypeError('appendSketches takes the TextSketches of the WebAssembly entry');
+  WasmTextSketches.append(sketches, bytes);
+}

@@ -761,6 +761,49 @@ pub unsafe extern "C" fn sh_text_sketches_decide(handle: u32, order: *const u32,
     to_status(sketches.decide_with(rule, order, representative, similarity))
 }
 
+/// Exports the sketches as bytes; on success writes `[ptr, len]` to `result`, bytes the host
+/// owns until it passes both to [`sh_bytes_free`].
+///
+/// # Safety
+/// As [`sketches_mut`]; `result` points to 2 writable `u32`.
+#[no_mangle]
+pub unsafe extern "C" fn sh_text_sketches_export(handle: u32, result: *mut u32) -> i32 {
+    // SAFETY: forwarded caller guarantees.
+    let (sketches, result) = unsafe { (sketches_mut(handle), output(result, 2)) };
+    match sketches.export() {
+        Ok(bytes) => {
+            let bytes = bytes.into_boxed_slice();
+            result[1] = bytes.len() as u32;
+            result[0] = Box::into_raw(bytes) as *mut u8 as u32;
+            OK
+        }
+        Err(error) => status(error),
+    }
+}
+
+/// Frees bytes [`sh_text_sketches_export`] handed over.
+///
+/// # Safety
+/// `ptr` and `len` must be what `sh_text_sketches_export` wrote, not yet freed.
+#[no_mangle]
+pub unsafe extern "C" fn sh_bytes_free(ptr: *mut u8, len: usize) {
+    // SAFETY: the pointer came from `Box::into_raw` of a boxed slice of `len` bytes, as the
+    // caller guarantees, so rebuilding the box hands the memory back exactly once.
+    drop(unsafe { Box::from_raw(ptr::slice_from_raw_parts_mut(ptr, len)) });
+}
+
+/// Appends exported sketches of `len` bytes after the texts sketched before. Bytes that are not
+/// exported sketches give status 32 + the [`simhash_core::FormatError`] discriminant.
+///
+/// # Safety
+/// As [`sketches_mut`]; `bytes` points to `len` bytes.
+#[no_mangle]
+pub unsafe extern "C" fn sh_text_sketches_append(handle: u32, bytes: *const u8, len: usize) -> i32 {
+    // SAFETY: forwarded caller guarantees.
+    let (sketches, bytes) = unsafe { (sketches_mut(handle), input(bytes, len)) };
+    to_status(sketches.append(bytes))
+}
+
 /// Forgets the texts after the first `len`.
 ///
 /// # Safety

@@ -23,7 +23,7 @@ use super::lines::KEYED_WORDS;
 use super::shape::{HYPHEN, OVERFLOW, REPEAT};
 use super::sketch::{TextSketches, NO_SIGNATURE};
 use super::vocabulary::Vocabulary;
-use super::{Kind, NUM_PERM, SHORT_WORDS};
+use super::{insertion_sort, Kind, NUM_PERM, SHORT_WORDS};
 use crate::crc32::crc32;
 use crate::error::{Error, FormatError};
 
@@ -100,6 +100,61 @@ impl<'a> Reader<'a> {
         out.extend(self.take(N * count).chunks_exact(N).map(|c| from(c.try_into().unwrap_or([0; N]))));
         Ok(out)
     }
+}
+
+/// Appends to `sketches` the texts of `bytes` (saved sketches, as [`TextSketches::export`] makes
+/// them): their words join the vocabulary in the order they came, each word set is renumbered
+/// and sorted again, and each shape renumbered with it, so that sketching a stream in pieces and
+/// appending them in order gives what sketching it whole gives.
+pub(super) fn append(sketches: &mut TextSketches, bytes: &[u8]) -> Result<(), Error> {
+    let part = decode(bytes)?.sketches;
+    let before = sketches.len();
+    let result = append_decoded(sketches, &part);
+    if result.is_err() {
+        sketches.truncate(before);
+    }
+    result
+}
+
+fn append_decoded(sketches: &mut TextSketches, part: &TextSketches) -> Result<(), Error> {
+    let v = &part.vocabulary;
+    let mut global = Vec::new();
+    reserve(&mut global, v.len())?;
+    for id in 0..v.len() {
+        let base = v.base[id] as usize;
+        let base = if base == id { u32::MAX } else { global[base] };
+        global.push(sketches.vocabulary.insert_parts(v.hash[id], base, v.light[id], v.typo_keys(id as u32))?);
+    }
+    let mut words: Vec<(u32, u8)> = Vec::new();
+    let mut position = [0u8; KEYED_WORDS];
+    let mut shape = Vec::new();
+    let mut ids = Vec::new();
+    for i in 0..part.len() {
+        words.clear();
+        words.extend(part.words[part.word_range(i)].iter().enumerate().map(|(p, &w)| (global[w as usize], p as u8)));
+        insertion_sort(&mut words);
+        shape.clear();
+        shape.extend_from_slice(part.shape(i));
+        if words.len() <= KEYED_WORDS && shape != [OVERFLOW] {
+            for (new, &(_, old)) in words.iter().enumerate() {
+                position[usize::from(old)] = new as u8;
+            }
+            let at = |p: u16| u16::from(position[usize::from(p & 0x1F)]);
+            for e in shape.iter_mut() {
+                *e = if *e & REPEAT != 0 {
+                    REPEAT | at(*e >> 10) << 10 | (*e & 0x3FF)
+                } else {
+                    let j = *e >> 5 & 0x1F;
+                    at(*e >> 10) << 10 | (if j == HYPHEN { HYPHEN } else { at(j) }) << 5 | at(*e)
+                };
+            }
+            insertion_sort(&mut shape);
+        }
+        ids.clear();
+        ids.extend(words.iter().map(|&(w, _)| w));
+        sketches.push_sketch(part.kinds[i], &ids, &shape, part.signature(i))?;
+    }
+    Ok(())
 }
 
 /// Whether `ends` never decreases and ends at `total`.

@@ -275,7 +275,7 @@ mod tests {
     /// Lines over a small vocabulary with edits, typos and repeats, and some long texts, so
     /// that every kind of pair meets.
     fn stream(rng: &mut Rng, n: usize) -> Vec<String> {
-        let words = ["network", "netwrok", "driver", "module", "for", "the", "qt", "5", "6", "english", "czech", "dictionary", "server", "client", "fonts", "roboto", "lato", "library", "parser", "json", "yaml", "to", "of", "a"];
+        let words = ["network", "netwrok", "driver", "module", "for", "the", "qt", "5", "6", "english", "czech", "dictionary", "server", "client", "fonts", "roboto", "lato", "library", "parser", "json", "yaml", "to", "of", "a", "c++", "c#", "c", "czech-english", "vmxnet3", "vmxnet2", "server-client"];
         let mut out: Vec<String> = Vec::new();
         for i in 0..n {
             let text = if i > 0 && rng.below(3) == 0 {
@@ -386,6 +386,40 @@ mod tests {
         // The id of a text removed as a duplicate is free.
         assert_eq!(decide(&mut index, &[7], &texts[..1]).unwrap().0, vec![1]);
         assert_eq!(decide(&mut index, &[7], &["lato fonts".to_string()]).unwrap().0, vec![7]);
+    }
+
+    #[test]
+    fn sketches_made_in_pieces_and_appended_are_the_whole_stream() {
+        let mut rng = Rng::new(33);
+        for round in 0..6 {
+            let texts = stream(&mut rng, 300 + 50 * round);
+            let (bytes, offsets) = packed(&texts);
+            let mut whole = TextSketches::new();
+            whole.add(&bytes, &offsets).unwrap();
+            let mut merged = TextSketches::new();
+            let mut at = 0;
+            while at < texts.len() {
+                let end = (at + 1 + rng.below(90) as usize).min(texts.len());
+                let (b, o) = packed(&texts[at..end]);
+                let mut piece = TextSketches::new();
+                piece.add(&b, &o).unwrap();
+                merged.append(&piece.export().unwrap()).unwrap();
+                at = end;
+            }
+            assert_eq!(merged.export().unwrap(), whole.export().unwrap(), "round {}", round);
+            let order: Vec<u32> = (0..texts.len() as u32).rev().collect();
+            for rule in [Rule::V3 { templates: false }, Rule::V3 { templates: true }, Rule::V2] {
+                let decide = |s: &TextSketches| {
+                    let (mut rep, mut sim) = (vec![0; texts.len()], vec![0.0; texts.len()]);
+                    s.decide_with(rule, &order, &mut rep, &mut sim).unwrap();
+                    (rep, sim)
+                };
+                assert_eq!(decide(&merged), decide(&whole));
+            }
+        }
+        let mut s = TextSketches::new();
+        assert_eq!(s.append(b"not sketches"), Err(Error::Format(crate::FormatError::Magic)));
+        assert!(s.is_empty());
     }
 
     #[test]

@@ -24,7 +24,7 @@
 use super::common_words::COMMON_WORDS;
 use super::mix_map::MixMap;
 use crate::fingerprint::text::{sequence_length, ShingleHasher};
-use crate::Error;
+use crate::error::{Error, FormatError};
 
 /// The fewest code points a heavy word needs to be a typo of another. Shorter words change
 /// meaning with one letter (`bug`, `big`), and a shared key must be a word of three letters.
@@ -120,24 +120,34 @@ impl Vocabulary {
     /// links between typos are made again, in the order the words came.
     pub(super) fn from_parts(hash: Vec<u64>, base: Vec<u32>, light: Vec<bool>, typo_key_ends: Vec<u32>, typo_keys: Vec<u64>) -> Result<Vocabulary, Error> {
         let mut vocabulary = Vocabulary::default();
-        for (id, &h) in hash.iter().enumerate() {
-            if vocabulary.ids.get_or_insert(h, id as u32)? != id as u32 {
-                return Err(Error::Format(crate::FormatError::Contents));
+        for id in 0..hash.len() {
+            let start = if id == 0 { 0 } else { typo_key_ends[id - 1] as usize };
+            let added = vocabulary.insert_parts(hash[id], base[id], light[id], &typo_keys[start..typo_key_ends[id] as usize])?;
+            if added != id as u32 {
+                return Err(Error::Format(FormatError::Contents));
             }
         }
-        let words = hash.len();
-        vocabulary.hash = hash;
-        vocabulary.base = base;
-        vocabulary.light = light;
-        vocabulary.neighbour_head = vec![END; words];
-        for id in 0..words {
-            let start = if id == 0 { 0 } else { typo_key_ends[id - 1] as usize };
-            let end = typo_key_ends[id] as usize;
-            vocabulary.typo_keys.extend_from_slice(&typo_keys[start..end]);
-            vocabulary.link(id as u32, start)?;
-        }
-        vocabulary.typo_key_ends = typo_key_ends;
         Ok(vocabulary)
+    }
+
+    /// The id of the word with unit hash `hash`, adding it (with its base id `base`, below its
+    /// own, its lightness and its typo keys, as another vocabulary made them) if it is new.
+    pub(super) fn insert_parts(&mut self, hash: u64, base: u32, light: bool, typo_keys: &[u64]) -> Result<u32, Error> {
+        let id = self.light.len() as u32;
+        let known = self.ids.get_or_insert(hash, id)?;
+        if known != id {
+            return Ok(known);
+        }
+        push(&mut self.hash, hash)?;
+        push(&mut self.base, if base == u32::MAX { id } else { base })?;
+        push(&mut self.light, light)?;
+        push(&mut self.neighbour_head, END)?;
+        let first = self.typo_keys.len();
+        self.typo_keys.try_reserve(typo_keys.len()).map_err(|_| Error::OutOfMemory)?;
+        self.typo_keys.extend_from_slice(typo_keys);
+        self.link(id, first)?;
+        push(&mut self.typo_key_ends, self.typo_keys.len() as u32)?;
+        Ok(id)
     }
 
     /// Finds the typos of the new word `id` through its keys, then lists it under them.
