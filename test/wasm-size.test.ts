@@ -39,14 +39,16 @@
 // removal, and a checked, versioned byte format whose loading takes the texts again) took it to
 // 206,851 bytes, its growth and its format's columns out of line: the budget was 203 KB. Sketches
 // that workers export and one thread appends (`pool.decideTexts`: the vocabulary merged word by
-// word, word sets and shapes renumbered) took it to 214,172 bytes: the budget is 210 KB.
+// word, word sets and shapes renumbered) took it to 214,172 bytes, and queries that leave no
+// word behind (the vocabulary rolled back, the hash map's deletion) to 216,299: the budget is
+// 212 KB.
 
 import { statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
 
-it('keeps dist/simhash.wasm under 210 KB', () => {
+it('keeps dist/simhash.wasm under 212 KB', () => {
   const bytes = statSync(fileURLToPath(new URL('../dist/simhash.wasm', import.meta.url))).size;
   expect(bytes).toBeGreaterThan(1000);
-  expect(bytes).toBeLessThan(210 * 1024);
+  expect(bytes).toBeLessThan(212 * 1024);
 });

@@ -129,14 +129,16 @@ class PureTextIndex implements TextIndexType {
     this.#live();
     if (typeof text !== 'string') throw new TypeError(`text must be a string, got ${describe(text)}`);
     const rank = this.#store.length;
-    this.#store.add([text], 'text');
+    const words = this.#store.vocabulary.length;
     const best: Best = { similarity: -1, kept: -1, every: [] };
     try {
+      this.#store.add([text], 'text');
       this.#decider.grow(rank + 1);
       this.#decider.find(rank, best);
     } finally {
-      // Its words stay in the vocabulary, held by no text: as a text removed leaves them.
+      // Nothing of the text stays, its new words neither.
       this.#store.truncate(rank);
+      this.#store.vocabulary.rollBack(words);
     }
     const every = best.every!.sort((a, b) => b[0] - a[0] || a[1] - b[1]);
     return { ids: Uint32Array.from(every, ([, k]) => this.#ids[k]!), similarity: Float64Array.from(every, ([s]) => s) };

@@ -64,6 +64,24 @@ export class Vocabulary {
     return this.light.length;
   }
 
+  /**
+   * Forgets the words added since the vocabulary had `mark` words, as if they had never come: a
+   * query's words, which must not make the vocabulary grow with every text asked about.
+   */
+  rollBack(mark: number): void {
+    for (let id = this.length - 1; id >= mark; id--) {
+      // Newest first, each was the last pushed under its keys and on its older typos' lists.
+      for (const key of this.typoKeys[id]!) {
+        const listed = this.#keys.get(key)!;
+        listed.pop();
+        if (listed.length === 0) this.#keys.delete(key);
+      }
+      for (const other of this.neighbours[id]!) if (other < mark) this.neighbours[other]!.pop();
+      this.#ids.delete(this.hash[id]!);
+    }
+    for (const column of [this.hash, this.base, this.light, this.neighbours, this.typoKeys]) column.length = mark;
+  }
+
   /** The id of the word with this hash, if it was seen. */
   id(hash: bigint): number | undefined {
     return this.#ids.get(hash);

@@ -102,11 +102,39 @@ impl<'a> Reader<'a> {
     }
 }
 
+impl TextSketches {
+    /// The sketches as bytes (the text index format, every text under id 0 in state 0), for
+    /// [`TextSketches::append`] in another instance: how workers hand what they sketched to the
+    /// one thread that decides.
+    ///
+    /// # Errors
+    /// [`Error::OutOfMemory`].
+    pub fn export(&self) -> Result<Vec<u8>, Error> {
+        let (mut ids, mut states) = (Vec::new(), Vec::new());
+        reserve(&mut ids, self.len())?;
+        reserve(&mut states, self.len())?;
+        ids.resize(self.len(), 0u32);
+        states.resize(self.len(), 0u8);
+        encode(self, false, &ids, &states)
+    }
+
+    /// Appends the texts of sketches [`TextSketches::export`] made, after those added before:
+    /// appending the exports of a stream's pieces in order gives what adding the stream gives.
+    ///
+    /// # Errors
+    /// [`Error::Format`] for bytes that are not exported sketches; [`Error::TooManyElements`];
+    /// [`Error::OutOfMemory`]. A call that fails adds no text.
+    pub fn append(&mut self, bytes: &[u8]) -> Result<(), Error> {
+        append(self, bytes)
+    }
+
+}
+
 /// Appends to `sketches` the texts of `bytes` (saved sketches, as [`TextSketches::export`] makes
 /// them): their words join the vocabulary in the order they came, each word set is renumbered
 /// and sorted again, and each shape renumbered with it, so that sketching a stream in pieces and
 /// appending them in order gives what sketching it whole gives.
-pub(super) fn append(sketches: &mut TextSketches, bytes: &[u8]) -> Result<(), Error> {
+fn append(sketches: &mut TextSketches, bytes: &[u8]) -> Result<(), Error> {
     let part = decode(bytes)?.sketches;
     let before = sketches.len();
     let result = append_decoded(sketches, &part);

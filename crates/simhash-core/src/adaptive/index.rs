@@ -191,15 +191,20 @@ impl TextIndex {
         self.usable()?;
         let len = u32::try_from(text.len()).map_err(|_| Error::TooManyElements)?;
         let rank = self.sketches.len();
-        self.sketches.add(text, &[0, len])?;
+        let words = self.sketches.vocabulary.mark();
+        if let Err(error) = self.sketches.add(text, &[0, len]) {
+            self.sketches.vocabulary.roll_back(words);
+            return Err(error);
+        }
         let found = self.decider.grow(self.sketches.vocabulary.len(), rank + 1).and_then(|()| {
             let taken = Taken { sketches: &self.sketches, sets: None, order: None };
             let mut every = Best::every();
             self.decider.find(&taken, rank as u32, &mut every)?;
             every.accepted()
         });
-        // Its words stay in the vocabulary, held by no text: as a text removed leaves them.
+        // Nothing of the text stays, its new words neither.
         self.sketches.truncate(rank);
+        self.sketches.vocabulary.roll_back(words);
         let found = found?;
         let mut out = Vec::new();
         reserve(&mut out, found.len())?;
@@ -323,9 +328,13 @@ mod tests {
                 let mut at = 0;
                 while at < texts.len() {
                     let end = (at + rng.below(40) as usize).min(texts.len());
-                    // Queries between batches change nothing, and their first answer is the decision.
+                    // Queries between batches change nothing (not even the vocabulary, for texts
+                    // never seen), and their first answer is the decision.
                     let probe = &texts[rng.below(texts.len() as u64) as usize];
+                    let saved = index.save().unwrap();
                     let listed = index.query(probe.as_bytes()).unwrap();
+                    index.query(format!("{} unseen{} wordz-{} c++{}", probe, at, at, at).as_bytes()).unwrap();
+                    assert_eq!(index.save().unwrap(), saved);
                     assert!(listed.windows(2).all(|w| w[0].1 >= w[1].1));
                     let ids: Vec<u32> = (at as u32..end as u32).collect();
                     let (r, s) = decide(&mut index, &ids, &texts[at..end]).unwrap();

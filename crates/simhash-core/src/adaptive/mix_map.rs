@@ -72,6 +72,39 @@ impl MixMap {
         Ok(Some(had))
     }
 
+    /// Removes `key` and its value, if present: later keys of its run move back into the hole
+    /// (backward-shift deletion), so lookups stay as they were without tombstones.
+    pub(super) fn remove(&mut self, key: u64) {
+        if self.keys.is_empty() {
+            return;
+        }
+        let mask = self.keys.len() - 1;
+        let mut hole = self.home(key);
+        while self.keys[hole] != key || self.values[hole] == VACANT {
+            if self.values[hole] == VACANT {
+                return;
+            }
+            hole = (hole + 1) & mask;
+        }
+        let mut j = hole;
+        loop {
+            j = (j + 1) & mask;
+            if self.values[j] == VACANT {
+                break;
+            }
+            // The key at j stays unless the hole lies between its home and j (cyclically).
+            let home = self.home(self.keys[j]);
+            let stays = if hole <= j { hole < home && home <= j } else { hole < home || home <= j };
+            if !stays {
+                self.keys[hole] = self.keys[j];
+                self.values[hole] = self.values[j];
+                hole = j;
+            }
+        }
+        self.values[hole] = VACANT;
+        self.len -= 1;
+    }
+
     #[inline(never)]
     fn grow(&mut self) -> Result<(), Error> {
         let size = (self.keys.len() * 2).max(16);
@@ -115,6 +148,17 @@ mod tests {
             assert_eq!(map.get(key), model.get(&key).copied());
             let got = map.get_or_insert(key, i).unwrap();
             assert_eq!(got, *model.entry(key).or_insert(i));
+            if i % 3 == 0 {
+                let gone = rng.below(5_000) * if i % 2 == 0 { 1 << 40 } else { 1 };
+                map.remove(gone);
+                model.remove(&gone);
+            }
         }
+        for key in 0..5_000u64 {
+            for key in [key, key << 40] {
+                assert_eq!(map.get(key), model.get(&key).copied());
+            }
+        }
+        assert_eq!(map.len, model.len());
     }
 }

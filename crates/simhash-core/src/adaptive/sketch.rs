@@ -85,31 +85,6 @@ impl TextSketches {
         TextSketches { kinds, word_end, words, shape_end, shapes, vocabulary, signature_of, signatures, ..TextSketches::default() }
     }
 
-    /// The sketches as bytes (the text index format, every text under id 0 in state 0), for
-    /// [`TextSketches::append`] in another instance: how workers hand what they sketched to the
-    /// one thread that decides.
-    ///
-    /// # Errors
-    /// [`Error::OutOfMemory`].
-    pub fn export(&self) -> Result<Vec<u8>, Error> {
-        let (mut ids, mut states) = (Vec::new(), Vec::new());
-        reserve(&mut ids, self.len())?;
-        reserve(&mut states, self.len())?;
-        ids.resize(self.len(), 0u32);
-        states.resize(self.len(), 0u8);
-        super::format::encode(self, false, &ids, &states)
-    }
-
-    /// Appends the texts of sketches [`TextSketches::export`] made, after those added before:
-    /// appending the exports of a stream's pieces in order gives what adding the stream gives.
-    ///
-    /// # Errors
-    /// [`Error::Format`] for bytes that are not exported sketches; [`Error::TooManyElements`];
-    /// [`Error::OutOfMemory`]. A call that fails adds no text.
-    pub fn append(&mut self, bytes: &[u8]) -> Result<(), Error> {
-        super::format::append(self, bytes)
-    }
-
     /// Appends one text's sketch: its kind, words (sorted), shape and signature.
     pub(super) fn push_sketch(&mut self, kind: u8, words: &[u32], shape: &[u16], signature: Option<&[u32]>) -> Result<(), Error> {
         if self.len() + 1 >= u32::MAX as usize || self.words.len() + words.len() >= u32::MAX as usize {

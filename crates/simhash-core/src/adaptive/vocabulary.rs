@@ -44,6 +44,13 @@ fn is_number(token: &[u8]) -> bool {
     !digits.is_empty() && digits.iter().all(u8::is_ascii_digit)
 }
 
+/// The size of a vocabulary at some moment, to return to.
+pub(super) struct Mark {
+    words: usize,
+    key_links: usize,
+    neighbour_links: usize,
+}
+
 /// Every word seen, by id (ids in order of first appearance).
 #[derive(Default)]
 pub(super) struct Vocabulary {
@@ -80,6 +87,48 @@ impl Vocabulary {
     /// The id of the word with this hash, if it was seen.
     pub(super) fn id(&self, hash: u64) -> Option<u32> {
         self.ids.get(hash)
+    }
+
+    /// What [`Vocabulary::roll_back`] returns to.
+    pub(super) fn mark(&self) -> Mark {
+        Mark { words: self.len(), key_links: self.key_links.len(), neighbour_links: self.neighbour_links.len() }
+    }
+
+    /// Forgets the words added since `mark`, as if they had never come: a query's words, which
+    /// must not make the vocabulary grow with every text asked about.
+    pub(super) fn roll_back(&mut self, mark: Mark) {
+        // Typo links come in pairs, a new word's and its older typo's; undone newest first, each
+        // gives its word back the head it had.
+        while self.neighbour_links.len() >= mark.neighbour_links + 2 {
+            let at = self.neighbour_links.len() - 2;
+            let ((older, head_of_new), (new, head_of_older)) = (self.neighbour_links[at], self.neighbour_links[at + 1]);
+            self.neighbour_head[older as usize] = head_of_older;
+            self.neighbour_head[new as usize] = head_of_new;
+            self.neighbour_links.truncate(at);
+        }
+        // Each new word's keys, newest first: it was the head of each.
+        for id in (mark.words..self.len()).rev() {
+            let start = if id == 0 { 0 } else { self.typo_key_ends[id - 1] as usize };
+            for k in (start..self.typo_key_ends[id] as usize).rev() {
+                let key = self.typo_keys[k];
+                let (_, previous) = self.key_links.pop().unwrap_or((0, END));
+                if previous == END {
+                    self.keys.remove(key);
+                } else {
+                    // The slot exists: replacing its value allocates nothing.
+                    let _ = self.keys.replace(key, previous);
+                }
+            }
+            self.ids.remove(self.hash[id]);
+        }
+        debug_assert_eq!(self.key_links.len(), mark.key_links);
+        let keys = if mark.words == 0 { 0 } else { self.typo_key_ends[mark.words - 1] as usize };
+        self.typo_keys.truncate(keys);
+        for column in [&mut self.base, &mut self.neighbour_head, &mut self.typo_key_ends] {
+            column.truncate(mark.words);
+        }
+        self.hash.truncate(mark.words);
+        self.light.truncate(mark.words);
     }
 
     /// Number of words seen.
@@ -282,6 +331,49 @@ mod tests {
             })
             .collect();
         (v, ids)
+    }
+
+    /// Every word's typos (sorted), ids and lookups under each typo key.
+    fn state(v: &Vocabulary) -> (Vec<Vec<u32>>, Vec<Option<u32>>, Vec<Vec<u32>>) {
+        let neighbours = (0..v.len() as u32).map(|w| {
+            let mut n: Vec<u32> = v.neighbours(w).collect();
+            n.sort_unstable();
+            n
+        });
+        let ids = v.hash.iter().map(|&h| v.id(h)).collect();
+        let listed = v.typo_keys.iter().map(|&key| {
+            let mut words = Vec::new();
+            let mut link = v.keys.get(key).unwrap_or(END);
+            while link != END {
+                words.push(v.key_links[link as usize].0);
+                link = v.key_links[link as usize].1;
+            }
+            words
+        });
+        (neighbours.collect(), ids, listed.collect())
+    }
+
+    #[test]
+    fn rolling_back_forgets_the_words_since_the_mark() {
+        let (mut v, _) = vocabulary(&["network", "netwrok", "driver", "with", "vmxnet3", "c++", "parser"]);
+        let before = state(&v);
+        let mark = v.mark();
+        let mut scratch = Scratch::default();
+        let (_, hasher) = word_units(b"", 0, &mut scratch).unwrap();
+        for w in ["networks", "netwok", "drivers", "wiht", "vmxnet2", "c#", "parsers", "parsrs", "brand-new"] {
+            let token = w.trim_end_matches(|c| c == '+' || c == '#').len();
+            v.insert(hasher.unit(w.as_bytes()), w.as_bytes(), token, &hasher).unwrap();
+        }
+        assert!(v.len() > before.1.len() && v.neighbours(0).count() > before.0[0].len());
+        v.roll_back(mark);
+        assert_eq!(state(&v), before);
+        let n = before.1.len();
+        assert_eq!((v.len(), v.base.len(), v.light.len(), v.neighbour_head.len(), v.typo_key_ends.len()), (n, n, n, n, n));
+        assert_eq!(v.id(hasher.unit(b"networks")), None);
+        // The words come back as new.
+        let again = v.insert(hasher.unit(b"netwok"), b"netwok", 6, &hasher).unwrap();
+        assert_eq!(again as usize, n);
+        assert!(v.neighbours(again).any(|n| n == 0));
     }
 
     /// Typos by their definition: some string is each word or each with one code point removed.
