@@ -22,7 +22,6 @@ import {
   tooManyPairs,
 } from '../shared/validate.js';
 import { joinSliceLabels, mergeSlicePairs } from '../shared/work-slice.js';
-import { TextSketches, appendSketches } from '../wasm/text-sketches.js';
 import { canShareMemory, copyU64Input } from './input.js';
 import { nodeBuiltin } from './node-builtin.js';
 import { lineBlocks } from './line-blocks.js';
@@ -424,8 +423,8 @@ export class Pool {
 
   /**
    * `decideTexts` of the synchronous API, its texts tokenised and sketched on the workers in
-   * chunks, the sketches appended in order and decided on this thread: the same decisions for
-   * any number of workers.
+   * chunks, the sketches appended in order and decided by one worker: the same decisions for any
+   * number of workers.
    *
    * @throws {TypeError | RangeError} for an element that is not a string, or bad options.
    */
@@ -450,14 +449,9 @@ export class Pool {
       if (units >= CHUNK_UNITS || batch.length >= CHUNK_TEXTS) submit();
     }
     if (batch.length > 0) submit();
-    const sketches = new TextSketches();
-    try {
-      // Appended in order as they come back, while later chunks are still being sketched.
-      for (const chunk of chunks) appendSketches(sketches, await chunk);
-      return sketches.decide(options);
-    } finally {
-      sketches.free();
-    }
+    const sketched = await Promise.all(chunks);
+    // One worker appends the chunks in order and decides: this thread holds no instance.
+    return this.#workers.run<MinHashDecisions>({ op: 'decideSketches', chunks: sketched, options }, sketched.map((bytes) => bytes.buffer as ArrayBuffer));
   }
 
   /**

@@ -4,6 +4,7 @@
  * their class on the way.
  */
 
+import type { DecideTextsOptions } from '../shared/adaptive.js';
 import type { CompiledModule } from '../shared/init-source.js';
 import type { FindAllOptions, FindClustersOptions, QueryManyResult, QueryOptions, SimHashIndexOptions, TextOptions } from '../shared/types.js';
 import type { JsonLinesFields } from '../shared/json-lines.js';
@@ -60,6 +61,8 @@ export type Operation =
     }
   /** The texts' sketches for the length-adaptive rule, as bytes to append in order. */
   | { readonly op: 'sketchTexts'; readonly texts: readonly string[] }
+  /** Sketches `sketchTexts` made, appended in order and decided by the rule of `decideTexts`. */
+  | { readonly op: 'decideSketches'; readonly chunks: readonly Uint8Array[]; readonly options: DecideTextsOptions | undefined }
   | { readonly op: 'indexNew'; readonly index: number; readonly options: SimHashIndexOptions }
   | { readonly op: 'indexLoad'; readonly index: number; readonly bytes: Uint8Array }
   | { readonly op: 'indexAddMany'; readonly index: number; readonly ids: Uint32Array; readonly fingerprints: BigUint64Array }

@@ -13,7 +13,7 @@ import { findAllSlice } from '../wasm/find-all.js';
 import { initSync } from '../wasm/loader.js';
 import { SimHashIndex } from '../wasm/simhash-index.js';
 import { featurelessPositions, fingerprintMany, fingerprintPacked } from '../wasm/text.js';
-import { sketchTexts } from '../wasm/text-sketches.js';
+import { decideSketches, sketchTexts } from '../wasm/text-sketches.js';
 import { nodeBuiltin } from './node-builtin.js';
 import type { ErrorData, JsonLinesBlock, Operation, Ready, Request, Response, Setup } from './protocol.js';
 
@@ -76,6 +76,10 @@ function run(request: Operation): { value: unknown; transfer: ArrayBuffer[] } {
     case 'sketchTexts': {
       const value = sketchTexts(request.texts);
       return { value, transfer: buffers(value) };
+    }
+    case 'decideSketches': {
+      const value = decideSketches(request.chunks, request.options);
+      return { value, transfer: buffers(value.representative, value.similarity) };
     }
     case 'fingerprintJsonLines': {
       const value = fingerprintJsonLines(request.bytes, request.first, request.fields, request.options);

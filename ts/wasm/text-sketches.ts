@@ -228,8 +228,16 @@ export function sketchTexts(texts: readonly string[]): Uint8Array {
   }
 }
 
-/** @internal Appends bytes {@link sketchTexts} made to sketches of this entry. */
-export function appendSketches(sketches: TextSketchesType, bytes: Uint8Array): void {
-  if (!(sketches instanceof WasmTextSketches)) throw new TypeError('appendSketches takes the TextSketches of the WebAssembly entry');
-  WasmTextSketches.append(sketches, bytes);
+/**
+ * @internal The decisions of `decideTexts(texts, options)`, from the sketches of its texts that
+ * {@link sketchTexts} made of consecutive chunks, in order.
+ */
+export function decideSketches(chunks: readonly Uint8Array[], options: DecideTextsOptions | undefined): MinHashDecisions {
+  const sketches = new WasmTextSketches();
+  try {
+    for (const bytes of chunks) WasmTextSketches.append(sketches, bytes);
+    return sketches.decide(options);
+  } finally {
+    sketches.free();
+  }
 }

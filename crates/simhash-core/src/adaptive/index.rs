@@ -11,9 +11,6 @@ use super::sketch::TextSketches;
 use super::Rule;
 use crate::Error;
 
-/// What `by_id` holds for an id whose text was removed.
-const GONE: u32 = u32::MAX - 1;
-
 /// The states of a text taken, as the format stores them: removed as a near-duplicate, kept,
 /// or kept then removed.
 const DUPLICATE: u8 = 0;
@@ -28,7 +25,7 @@ pub struct TextIndex {
     /// Per text taken (by rank): its id, and its state: [`DUPLICATE`], [`KEPT`] or [`REMOVED`].
     ids: Vec<u32>,
     states: Vec<u8>,
-    /// Id → the rank of the kept text holding it ([`GONE`] once removed).
+    /// Id → the rank of the kept text holding it.
     by_id: MixMap,
     size: usize,
     /// An allocation failed while a batch was being decided: the index is unusable.
@@ -80,7 +77,7 @@ impl TextIndex {
     }
 
     fn rank_of(&self, id: u32) -> Option<u32> {
-        self.by_id.get(u64::from(id)).filter(|&rank| rank != GONE)
+        self.by_id.get(u64::from(id))
     }
 
     /// Whether a kept text holds `id`.
@@ -96,8 +93,7 @@ impl TextIndex {
             Some(rank) => {
                 self.decider.remove(rank);
                 self.states[rank as usize] = REMOVED;
-                // The slot exists: replacing its value allocates nothing.
-                let _ = self.by_id.replace(u64::from(id), GONE);
+                self.by_id.remove(u64::from(id));
                 self.size -= 1;
                 true
             }

@@ -72,6 +72,24 @@ impl MixMap {
         Ok(Some(had))
     }
 
+    /// Gives `key`, which the map holds, the value `value` (below `u32::MAX`) without growing:
+    /// whether it held `key`.
+    pub(super) fn set(&mut self, key: u64, value: u32) -> bool {
+        if self.keys.is_empty() {
+            return false;
+        }
+        let mask = self.keys.len() - 1;
+        let mut i = self.home(key);
+        while self.values[i] != VACANT {
+            if self.keys[i] == key {
+                self.values[i] = value;
+                return true;
+            }
+            i = (i + 1) & mask;
+        }
+        false
+    }
+
     /// Removes `key` and its value, if present: later keys of its run move back into the hole
     /// (backward-shift deletion), so lookups stay as they were without tombstones.
     pub(super) fn remove(&mut self, key: u64) {

@@ -115,8 +115,7 @@ impl Vocabulary {
                 if previous == END {
                     self.keys.remove(key);
                 } else {
-                    // The slot exists: replacing its value allocates nothing.
-                    let _ = self.keys.replace(key, previous);
+                    self.keys.set(key, previous);
                 }
             }
             self.ids.remove(self.hash[id]);
