@@ -3,9 +3,10 @@
 
 import { finalizer } from './finalizer.js';
 import { checkId, checkIds, checkIndexOptions, checkQueryOptions, checkSameLength, freedIndex } from '../shared/index-args.js';
-import { checkIndexBytes, indexFormatError, problemOfStatus } from '../shared/index-format.js';
+import { checkIndexBytes, indexFormatError } from '../shared/index-format.js';
 import { dropIfTrapped, instanceGeneration, memoryViews, wasm, withInstance, type WasmExports } from './loader.js';
 import { CallScope } from './marshal.js';
+import { newHandle, takeSavedBytes, type Handle } from './handle.js';
 import { blocksOf, partsOf } from '../shared/filter.js';
 import { LayoutPolicy } from '../shared/plan.js';
 import { throwIfFailed } from './status.js';
@@ -21,12 +22,6 @@ import type {
 } from '../shared/types.js';
 import { checkU64 } from '../shared/validate.js';
 import { decideManyIn } from '../shared/decide.js';
-
-/** An index in the instance's memory: its handle and the instance it belongs to. */
-interface Handle {
-  readonly pointer: number;
-  readonly generation: number;
-}
 
 function release(handle: Handle): void {
   // An index of an instance dropped after a trap went with it.
@@ -59,21 +54,6 @@ function copyAnswer(u32: Uint32Array, u8: Uint8Array, ids: number, distances: nu
     outDistances[k] = u8[distances + k]!;
   }
   return { ids: outIds, distances: outDistances };
-}
-
-/** Makes an index in the live instance, writing its handle through a 4-byte temporary. */
-function newHandle(exports: WasmExports, make: (scope: CallScope, out: number) => number, operation: string, bytes?: Uint8Array): Handle {
-  const scope = new CallScope(exports);
-  try {
-    const out = scope.alloc(4);
-    const status = make(scope, out);
-    const problem = bytes === undefined ? undefined : problemOfStatus(status);
-    if (problem !== undefined && bytes !== undefined) throw indexFormatError(problem, bytes);
-    throwIfFailed(status, operation);
-    return { pointer: memoryViews(exports).u32[out / 4]!, generation: instanceGeneration() };
-  } finally {
-    scope.release();
-  }
 }
 
 class WasmSimHashIndex implements SimHashIndexType {
@@ -128,7 +108,7 @@ class WasmSimHashIndex implements SimHashIndexType {
           return exports.sh_index_deserialize(ptr, checked.length, out);
         },
         'SimHashIndex.deserialize',
-        checked,
+        { bytes: checked, error: indexFormatError },
       ),
     );
     return new WasmSimHashIndex({ distance: 0 }, new Loaded(handle));
@@ -245,13 +225,7 @@ class WasmSimHashIndex implements SimHashIndexType {
     const pointer = this.#pointer();
     return withInstance((exports) => {
       throwIfFailed(exports.sh_index_serialize(pointer), 'SimHashIndex.serialize');
-      try {
-        const { u8, u32 } = memoryViews(exports);
-        const [bytes, length] = [u32[this.#answer / 4]!, u32[this.#answer / 4 + 1]!];
-        return u8.slice(bytes, bytes + length);
-      } finally {
-        exports.sh_index_release_bytes(pointer);
-      }
+      return takeSavedBytes(exports, this.#answer, () => exports.sh_index_release_bytes(pointer));
     });
   }
 

@@ -2,7 +2,7 @@
 /** `TextIndex` of the WebAssembly entry: the Rust core's index behind a handle. */
 
 import type { MinHashDecisions } from '../shared/decide.js';
-import { checkIndexBytes, problemOfStatus } from '../shared/index-format.js';
+import { checkIndexBytes } from '../shared/index-format.js';
 import { checkDecideMany, checkId, removesTemplates, type TextIndex as TextIndexType, type TextIndexConstructor, type TextIndexOptions, type TextQueryResult } from '../shared/text-index.js';
 import { textIndexFormatError } from '../shared/text-index-format.js';
 import { normalizeRuns } from '../shared/text-normalize.js';
@@ -11,6 +11,7 @@ import { describe } from '../shared/validate.js';
 import { finalizer } from './finalizer.js';
 import { instanceGeneration, memoryViews, wasm, withInstance, type WasmExports } from './loader.js';
 import { CallScope } from './marshal.js';
+import { newHandle, takeSavedBytes, type Handle } from './handle.js';
 import { throwIfFailed } from './status.js';
 import { encode } from './text.js';
 
@@ -19,30 +20,10 @@ const BATCH_BYTES = 4 << 20;
 
 const TEXT = resolveTextOptions(undefined, 'TextIndex');
 
-interface Handle {
-  readonly pointer: number;
-  readonly generation: number;
-}
-
 const releaseUnfreed = finalizer<Handle>((handle) => {
   // An index of an instance dropped after a trap went with it.
   if (handle.generation === instanceGeneration()) wasm().sh_text_index_free(handle.pointer);
 });
-
-/** Makes an index in the live instance, writing its handle through a 4-byte temporary. */
-function newHandle(exports: WasmExports, make: (scope: CallScope, out: number) => number, operation: string, bytes?: Uint8Array): Handle {
-  const scope = new CallScope(exports);
-  try {
-    const out = scope.alloc(4);
-    const status = make(scope, out);
-    const problem = bytes === undefined ? undefined : problemOfStatus(status);
-    if (problem !== undefined && bytes !== undefined) throw textIndexFormatError(problem, bytes);
-    throwIfFailed(status, operation);
-    return { pointer: memoryViews(exports).u32[out / 4]!, generation: instanceGeneration() };
-  } finally {
-    scope.release();
-  }
-}
 
 /** Marks a handle made by `TextIndex.load`. */
 class Loaded {
@@ -89,7 +70,7 @@ class WasmTextIndex implements TextIndexType {
           return exports.sh_text_index_load(ptr, checked.length, out);
         },
         'TextIndex.load',
-        checked,
+        { bytes: checked, error: textIndexFormatError },
       ),
     );
     return new WasmTextIndex(new Loaded(handle) as TextIndexOptions);
@@ -179,13 +160,7 @@ class WasmTextIndex implements TextIndexType {
     const pointer = this.#pointer();
     return withInstance((exports) => {
       throwIfFailed(exports.sh_text_index_save(pointer), 'TextIndex.save');
-      try {
-        const { u8, u32 } = memoryViews(exports);
-        const [bytes, length] = [u32[this.#answer / 4]!, u32[this.#answer / 4 + 1]!];
-        return u8.slice(bytes, bytes + length);
-      } finally {
-        exports.sh_text_index_release_bytes(pointer);
-      }
+      return takeSavedBytes(exports, this.#answer, () => exports.sh_text_index_release_bytes(pointer));
     });
   }
 
