@@ -108,6 +108,14 @@ describe('TextIndex', () => {
         expect(Array.from(index.decideMany(Uint32Array.of(10, 12), [fix, 'Update the Brazilian Portuguese translation']).representative)).toEqual([10, 12]);
         expect(index.size).toBe(2);
         expect(Array.from(index.query('fix the crash when the configuraton file is missing').ids)).toEqual([10]);
+        // Lines of one word set whose shapes clash are each kept; with the first removed, a line
+        // that clashes with none goes to the one kept first, online, by query and once loaded.
+        index.decideMany(Uint32Array.of(21, 22), ['english-czech dictionary', 'czech-english dictionary']);
+        index.remove(21);
+        expect(Array.from(index.decideMany(Uint32Array.of(23), ['english-czech dictionary']).representative)).toEqual([23]);
+        using loaded = api().TextIndex.load(index.save());
+        expect(index.query('english czech dictionary').ids[0]).toBe(22);
+        for (const each of [index, loaded]) expect(Array.from(each.decideMany(Uint32Array.of(24), ['english czech dictionary']).representative)).toEqual([22]);
       });
 
       it('refuses ids in use, bad arguments and misspelt options, deciding nothing', () => {

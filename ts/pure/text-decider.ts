@@ -189,9 +189,9 @@ export class Decider {
     this.#kept[rank] = true;
     if (short) {
       const key = x.join();
-      const first = this.#keptSets.get(key);
-      // A removed text leaves its place to the next kept with its words.
-      if (first === undefined || !this.#kept[first]) this.#keptSets.set(key, rank);
+      // Only the first: once it is removed, an earlier kept text of these words (whose shape
+      // clashed with it) may be the best, which the search finds.
+      if (!this.#keptSets.has(key)) this.#keptSets.set(key, rank);
       if (this.#matcher !== null) this.#matcher.keep(x, rank);
       else {
         for (let j = 0; j < indexPrefix(x.length); j++) (this.#indexed[x[j]!] ??= []).push(rank, x.length, j);

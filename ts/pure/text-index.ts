@@ -152,6 +152,7 @@ class PureTextIndex implements TextIndexType {
   free(): void {
     this.#freed = true;
     this.#store = new SketchStore();
+    this.#decider = this.#newDecider();
     this.#byId = new Map();
     this.#ids = [];
     this.#states = [];

@@ -232,7 +232,7 @@ export class ShortMatcher {
     }
   }
 
-  /** The similarity of `x` (whose words are marked with `rank`) and `kept` if the rule calls them near-duplicate. */
+  /** The similarity of `x` (whose words are marked with the visit `rank`) and `kept` if the rule calls them near-duplicate. */
   judge(x: Uint32Array, rank: number, kept: Shaped): number | undefined {
     const y = kept.words;
     const [wx] = this.#weigh(x);

@@ -18,7 +18,7 @@ import { hashShingles, sortDistinct } from './text-shingles.js';
 import { hashWordUnits } from './text-units.js';
 import { prepareSeed, xxh3 } from './xxh3.js';
 
-export const TEXT = resolveTextOptions(undefined, 'TextSketches');
+const TEXT = resolveTextOptions(undefined, 'TextSketches');
 const SEED = prepareSeed(TEXT.seed);
 const NO_SIGNATURE = 0xffff_ffff;
 

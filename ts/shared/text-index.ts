@@ -50,7 +50,8 @@ export interface TextIndex {
    *
    * @throws {TypeError} unless `ids` is a `Uint32Array` and `texts` an array of strings.
    * @throws {RangeError} when the lengths differ, or an id is held by a kept text or named twice
-   * in the batch (nothing is decided then).
+   * in the batch (nothing is decided then); or when memory runs out (the WebAssembly entry
+   * decides a batch in pieces of about 4 MB of text, and the pieces before stay decided).
    */
   decideMany(ids: Uint32Array, texts: readonly string[]): MinHashDecisions;
   /**

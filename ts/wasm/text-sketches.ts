@@ -140,7 +140,7 @@ class WasmTextSketches implements TextSketchesType {
     });
   }
 
-  /** The sketches as bytes, for {@link appendSketches} in another thread. */
+  /** The sketches as bytes, for {@link WasmTextSketches.append} in another instance. */
   static export(sketches: WasmTextSketches): Uint8Array {
     const pointer = sketches.#pointer();
     return withInstance((live) => {
@@ -216,7 +216,7 @@ export type TextSketches = TextSketchesType;
 
 /**
  * @internal The sketches of `texts` as bytes: a worker's share of `pool.decideTexts`, appended in
- * order by {@link appendSketches} to what sketching all the texts in one thread would make.
+ * order by {@link decideSketches} to what sketching all the texts in one thread would make.
  */
 export function sketchTexts(texts: readonly string[]): Uint8Array {
   const sketches = new WasmTextSketches();

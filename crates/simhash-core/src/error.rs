@@ -89,7 +89,7 @@ impl std::error::Error for Error {}
 /// Why bytes are not a saved index (either kind). The discriminants are part of the WebAssembly boundary.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FormatError {
-    /// The bytes do not start with [`MAGIC`]: something else entirely.
+    /// The bytes do not start with the format's magic bytes: something else entirely.
     Magic = 0,
     /// A version this crate cannot read.
     Version = 1,
@@ -97,7 +97,7 @@ pub enum FormatError {
     Length = 2,
     /// The checksum does not match: the bytes were damaged.
     Checksum = 3,
-    /// The distance or blocks field is out of range.
+    /// A header field is out of range (a SimHash index's distance or filter, a text index's rule).
     Header = 4,
     /// The ids are not strictly increasing (a text index: two kept texts hold one id).
     Ids = 5,
@@ -108,12 +108,12 @@ pub enum FormatError {
 impl core::fmt::Display for FormatError {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.write_str(match self {
-            FormatError::Magic => "it does not start with the index magic bytes",
-            FormatError::Version => "its format version is neither 1 nor 2",
+            FormatError::Magic => "it does not start with the format's magic bytes",
+            FormatError::Version => "its format version is not one this version reads",
             FormatError::Length => "its length does not match its header",
             FormatError::Checksum => "its checksum does not match: the bytes are damaged",
-            FormatError::Header => "its distance or blocks field is out of range",
-            FormatError::Ids => "its ids are not strictly increasing",
+            FormatError::Header => "a header field is out of range",
+            FormatError::Ids => "its ids are not strictly increasing, or two kept texts hold one",
             FormatError::Contents => "a field its checksum cannot vouch for breaks the format",
         })
     }

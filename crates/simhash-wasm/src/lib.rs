@@ -946,6 +946,9 @@ pub unsafe extern "C" fn sh_text_index_query(handle: u32, text: *const u8, len: 
         Ok(found) => {
             target.ids.clear();
             target.similarity.clear();
+            if target.ids.try_reserve(found.len()).is_err() || target.similarity.try_reserve(found.len()).is_err() {
+                return status(Error::OutOfMemory);
+            }
             target.ids.extend(found.iter().map(|&(id, _)| id));
             target.similarity.extend(found.iter().map(|&(_, s)| s));
             target.answer = [target.ids.as_ptr() as u32, target.similarity.as_ptr() as u32, found.len() as u32];

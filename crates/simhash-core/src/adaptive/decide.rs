@@ -283,10 +283,10 @@ impl Decider {
         let x = taken.text(rank);
         let short = kind != Kind::Long;
         let kept_text = |k: u32| taken.text(k);
-        // A kept text of the same words is the best a short text can find among short
-        // ones (similarity 1; it is the first kept with these words), so a family of
-        // identical word sets costs each member one lookup. Lines of the same words may
-        // clash in shape: then the search below judges every candidate.
+        // The first text kept with the same words is the best a short text can find among
+        // short ones (similarity 1, taken first), so a family of identical word sets costs each
+        // member one lookup. Lines of the same words may clash in shape, and the first may
+        // have been removed: then the search below judges every candidate.
         let twin = if short && !best.lists_every() {
             kept_sets.get(set_hash(x.words)).filter(|&k| kept[k as usize] && kept_text(k).words == x.words && !clashes(rule, x, kept_text(k)))
         } else {
@@ -349,11 +349,9 @@ impl Decider {
         self.kept[rank as usize] = true;
         if short {
             let hash = set_hash(x);
-            let first = self.kept_sets.get_or_insert(hash, rank)?;
-            // A removed text leaves its place to the next kept with its words.
-            if first != rank && !self.kept[first as usize] {
-                self.kept_sets.replace(hash, rank)?;
-            }
+            // Only the first: once it is removed, an earlier kept text of these words (whose
+            // shape clashed with it) may be the best, which the search finds.
+            self.kept_sets.get_or_insert(hash, rank)?;
             match &mut self.shorts {
                 Shorts::V2(lists) => lists.keep(x, rank)?,
                 Shorts::V3(matcher) => matcher.keep(&taken.sketches.vocabulary, x, rank)?,
@@ -414,7 +412,7 @@ impl PrefixLists {
     /// Kept sets no larger, indexed under their short prefix, against this one's long prefix;
     /// then kept sets larger, probed under their long prefix, against this one's short prefix.
     /// The sizes part the two, so no text is looked at twice. This text's words are marked with
-    /// its rank: a candidate's overlap is a count of its marked words, without a merge's
+    /// its visit: a candidate's overlap is a count of its marked words, without a merge's
     /// unpredictable branches.
     fn find(&mut self, taken: &Taken<'_>, kept: &[bool], x: &[u32], visit: u32, stamp: &mut [u32], best: &mut Best) {
         for &word in x {

@@ -208,7 +208,7 @@ pub(super) fn decode(bytes: &[u8]) -> Result<Decoded, Error> {
     }
     let count = |i: usize| u32::from_le_bytes([bytes[12 + 4 * i], bytes[13 + 4 * i], bytes[14 + 4 * i], bytes[15 + 4 * i]]) as usize;
     let (v, k, n, w, s, g) = (count(0), count(1), count(2), count(3), count(4), count(5));
-    let length = HEADER_BYTES as u64 + 17 * v as u64 + 8 * k as u64 + 18 * n as u64 + 4 * w as u64 + 2 * s as u64 + 4 * (g * NUM_PERM) as u64 + 4;
+    let length = HEADER_BYTES as u64 + 17 * v as u64 + 8 * k as u64 + 18 * n as u64 + 4 * w as u64 + 2 * s as u64 + 4 * NUM_PERM as u64 * g as u64 + 4;
     if bytes.len() as u64 != length {
         return fail(FormatError::Length);
     }

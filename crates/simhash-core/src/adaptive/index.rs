@@ -120,7 +120,11 @@ impl TextIndex {
         }
         self.check_new_ids(ids)?;
         let before = self.sketches.len();
-        self.sketches.add(texts, offsets)?;
+        if let Err(error) = self.sketches.add(texts, offsets) {
+            // Out of memory within a word's insertion leaves the vocabulary's columns uneven.
+            self.broken = error == Error::OutOfMemory;
+            return Err(error);
+        }
         let room = self.decider.grow(self.sketches.vocabulary.len(), self.sketches.len()).and_then(|()| {
             reserve(&mut self.ids, count)?;
             reserve(&mut self.states, count)
@@ -189,7 +193,11 @@ impl TextIndex {
         let rank = self.sketches.len();
         let words = self.sketches.vocabulary.mark();
         if let Err(error) = self.sketches.add(text, &[0, len]) {
-            self.sketches.vocabulary.roll_back(words);
+            // Out of memory within a word's insertion leaves nothing to roll back to.
+            match error {
+                Error::OutOfMemory => self.broken = true,
+                _ => self.sketches.vocabulary.roll_back(words),
+            }
             return Err(error);
         }
         let found = self.decider.grow(self.sketches.vocabulary.len(), rank + 1).and_then(|()| {
@@ -235,7 +243,6 @@ impl TextIndex {
     pub fn load(bytes: &[u8]) -> Result<TextIndex, Error> {
         let decoded = decode(bytes)?;
         let mut index = TextIndex::with_sketches(decoded.sketches, decoded.templates)?;
-        index.by_id = MixMap::default();
         reserve(&mut index.ids, decoded.ids.len())?;
         for (rank, (&id, &state)) in decoded.ids.iter().zip(&decoded.states).enumerate() {
             let rank = rank as u32;
@@ -377,6 +384,18 @@ mod tests {
         let loaded = TextIndex::load(&index.save().unwrap()).unwrap();
         assert_eq!(loaded.save().unwrap(), index.save().unwrap());
         assert_eq!((loaded.len(), loaded.contains(13), loaded.contains(14), loaded.contains(12)), (2, false, true, true));
+        // Lines of one word set whose shapes clash are each kept; with the first removed, a
+        // line that clashes with none is removed for the one kept first, online, by query and
+        // once loaded.
+        let mut index = TextIndex::new(false);
+        let lines = |t: &[&str]| t.iter().map(|t| t.to_string()).collect::<Vec<_>>();
+        assert_eq!(decide(&mut index, &[1, 2], &lines(&["english-czech dictionary", "czech-english dictionary"])).unwrap().0, vec![1, 2]);
+        assert!(index.remove(1));
+        assert_eq!(decide(&mut index, &[3], &lines(&["english-czech dictionary"])).unwrap().0, vec![3]);
+        let mut loaded = TextIndex::load(&index.save().unwrap()).unwrap();
+        assert_eq!(index.query(b"english czech dictionary").unwrap()[0].0, 2);
+        assert_eq!(decide(&mut index, &[4], &lines(&["english czech dictionary"])).unwrap().0, vec![2]);
+        assert_eq!(decide(&mut loaded, &[4], &lines(&["english czech dictionary"])).unwrap().0, vec![2]);
     }
 
     #[test]

@@ -170,7 +170,12 @@ impl Vocabulary {
         let mut vocabulary = Vocabulary::default();
         for id in 0..hash.len() {
             let start = if id == 0 { 0 } else { typo_key_ends[id - 1] as usize };
-            let added = vocabulary.insert_parts(hash[id], base[id], light[id], &typo_keys[start..typo_key_ends[id] as usize])?;
+            let keys = &typo_keys[start..typo_key_ends[id] as usize];
+            // As sketching makes them: each key once.
+            if keys.iter().enumerate().any(|(k, key)| keys[..k].contains(key)) {
+                return Err(Error::Format(FormatError::Contents));
+            }
+            let added = vocabulary.insert_parts(hash[id], base[id], light[id], keys)?;
             if added != id as u32 {
                 return Err(Error::Format(FormatError::Contents));
             }
