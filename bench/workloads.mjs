@@ -311,6 +311,7 @@ export function workloads(mode) {
   list.push(...textWorkloads(s.texts, s.realTextBytes));
   list.push(...minhashWorkloads(s.texts));
   list.push(...decisionWorkloads(s.familyRandom, s.family, s.large));
+  list.push(textIndexWorkload(s.large));
   return list;
 }
 
@@ -354,6 +355,43 @@ function decisionWorkloads(n, family, large) {
       shared: true,
     },
   ];
+}
+
+/**
+ * The default rule online: `TextIndex.decideMany` over `n` lines of 8 words of real English prose
+ * and, after them, `n / 4` copies of earlier lines with one word changed, in batches of 1,000,
+ * each call on a new index.
+ *
+ * @param {number} n
+ * @returns {Workload}
+ */
+function textIndexWorkload(n) {
+  const prepare = () => {
+    const words = realEnglish(256 * n).join(' ').split(/\s+/).filter(Boolean);
+    const lines = [];
+    for (let i = 0; i + 8 <= words.length && lines.length < n; i += 8) lines.push(words.slice(i, i + 8).join(' '));
+    for (let i = 0; i < n / 4; i++) {
+      const edited = lines[(i * 3) % lines.length].split(' ');
+      edited[2] = 'changed';
+      lines.push(edited.join(' '));
+    }
+    return lines;
+  };
+  return workload(`text-index-${si(n)}`, 'TextIndex.decideMany, 8-word lines, batches of 1k', `${si(n)} + ${si(n / 4)} edited lines`, n + n / 4, 'text', prepare, (api, lines) => ({
+    call: () => {
+      const index = new api.TextIndex();
+      try {
+        for (let at = 0; at < lines.length; at += 1000) {
+          const batch = lines.slice(at, at + 1000);
+          index.decideMany(Uint32Array.from(batch, (_, q) => at + q), batch);
+        }
+        return index.size;
+      } finally {
+        index.free();
+      }
+    },
+    free: noop,
+  }));
 }
 
 /** The distance the README recommends for text. */
