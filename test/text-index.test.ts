@@ -118,6 +118,17 @@ describe('TextIndex', () => {
         for (const each of [index, loaded]) expect(Array.from(each.decideMany(Uint32Array.of(24), ['english czech dictionary']).representative)).toEqual([22]);
       });
 
+      it('keeps added texts unjudged, and judges later texts against them', () => {
+        using index = newIndex(api());
+        index.addMany(Uint32Array.of(1, 2), ['The Qt 5 network module', 'The Qt 5 netwrok module']);
+        index.add(3, 'The Qt 5 network module');
+        expect([index.size, index.has(2), index.has(3)]).toEqual([3, true, true]);
+        expect(Array.from(index.decideMany(Uint32Array.of(4), ['the qt 5 network module.']).representative)).toEqual([1]);
+        expectThrows(() => index.add(3, 'x y'), RangeError, 'ids[0]');
+        expectThrows(() => index.add(-3, 'x y'), TypeError, 'id');
+        expect(index.decided).toBe(4);
+      });
+
       it('refuses ids in use, bad arguments and misspelt options, deciding nothing', () => {
         using index = newIndex(api());
         index.decideMany(Uint32Array.of(1, 2), ['a yaml parser', 'a json parser for node']);
@@ -181,6 +192,7 @@ describe('TextIndex', () => {
     for (const templates of ['keep', 'remove'] as const) {
       using a = newIndex(wasm!, templates);
       using b = newIndex(pure!, templates);
+      for (const index of [a, b]) index.addMany(Uint32Array.of(5000, 5001), [texts[3]!, texts[3]!]);
       const first = [a, b].map((index) => index.decideMany(ids.subarray(0, 600), texts.slice(0, 600)));
       expect(first[0]).toEqual(first[1]);
       for (let id = 0; id < 600; id += 9) expect(a.remove(id)).toBe(b.remove(id));

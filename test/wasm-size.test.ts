@@ -40,15 +40,15 @@
 // 206,851 bytes, its growth and its format's columns out of line: the budget was 203 KB. Sketches
 // that workers export and one thread appends (`pool.decideTexts`: the vocabulary merged word by
 // word, word sets and shapes renumbered) took it to 214,172 bytes, and queries that leave no
-// word behind (the vocabulary rolled back, the hash map's deletion) to 216,299: the budget is
-// 212 KB.
+// word behind (the vocabulary rolled back, the hash map's deletion) to 216,299, and texts added
+// unjudged (`TextIndex.addMany`) to 217,104: the budget is 213 KB.
 
 import { statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
 
-it('keeps dist/simhash.wasm under 212 KB', () => {
+it('keeps dist/simhash.wasm under 213 KB', () => {
   const bytes = statSync(fileURLToPath(new URL('../dist/simhash.wasm', import.meta.url))).size;
   expect(bytes).toBeGreaterThan(1000);
-  expect(bytes).toBeLessThan(212 * 1024);
+  expect(bytes).toBeLessThan(213 * 1024);
 });

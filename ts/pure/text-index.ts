@@ -103,26 +103,41 @@ class PureTextIndex implements TextIndexType {
   }
 
   decideMany(ids: Uint32Array, texts: readonly string[]): MinHashDecisions {
+    const representative = new Uint32Array(texts.length);
+    const similarity = new Float64Array(texts.length);
+    this.#takeAll(ids, texts, true, (q, best) => {
+      representative[q] = best.kept < 0 ? ids[q]! : this.#ids[best.kept]!;
+      similarity[q] = best.kept < 0 ? 1 : best.similarity;
+    });
+    return { representative, similarity };
+  }
+
+  addMany(ids: Uint32Array, texts: readonly string[]): void {
+    this.#takeAll(ids, texts, false, () => undefined);
+  }
+
+  add(id: number, text: string): void {
+    this.addMany(Uint32Array.of(checkId(id)), [text]);
+  }
+
+  /** Checks a batch, sketches it and takes its texts in order, found against the kept ones when `judged` (else kept). */
+  #takeAll(ids: Uint32Array, texts: readonly string[], judged: boolean, taken: (q: number, best: Best) => void): void {
     this.#live();
     const checked = checkDecideMany(ids, texts, (id) => this.#byId.has(id));
     const before = this.#store.length;
     this.#store.add(checked.texts);
     this.#decider.grow(this.#store.length);
-    const representative = new Uint32Array(checked.ids.length);
-    const similarity = new Float64Array(checked.ids.length);
     checked.ids.forEach((id, q) => {
       const rank = before + q;
       const best: Best = { similarity: -1, kept: -1 };
-      this.#decider.find(rank, best);
+      if (judged) this.#decider.find(rank, best);
       const keep = best.kept < 0;
       this.#decider.take(rank, keep);
       this.#ids.push(id);
       this.#states.push(keep ? State.Kept : State.Duplicate);
       if (keep) this.#byId.set(id, rank);
-      representative[q] = keep ? id : this.#ids[best.kept]!;
-      similarity[q] = keep ? 1 : best.similarity;
+      taken(q, best);
     });
-    return { representative, similarity };
   }
 
   query(text: string): TextQueryResult {

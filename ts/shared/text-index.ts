@@ -55,6 +55,16 @@ export interface TextIndex {
    */
   decideMany(ids: Uint32Array, texts: readonly string[]): MinHashDecisions;
   /**
+   * Keeps `texts` under `ids` without judging them, even where a kept text is a near-duplicate
+   * (for seeding an index with texts that must stay); later texts are judged against them. Each
+   * is counted as every text taken is.
+   *
+   * @throws As {@link TextIndex.decideMany}.
+   */
+  addMany(ids: Uint32Array, texts: readonly string[]): void;
+  /** {@link TextIndex.addMany} of one text. */
+  add(id: number, text: string): void;
+  /**
    * The kept texts the rule calls near-duplicates of `text`, most similar first (ties to the one
    * kept first): the first is the one `decideMany` would remove it for. Adds nothing.
    */

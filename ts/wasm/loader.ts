@@ -107,6 +107,7 @@ export interface WasmExports {
   sh_text_index_remove(handle: number, id: number): number;
   sh_text_index_decide_many(handle: number, ids: number, texts: number, len: number, offsets: number, offsetsLen: number, representative: number, similarity: number): number;
   sh_text_index_query(handle: number, text: number, len: number): number;
+  sh_text_index_add_many(handle: number, ids: number, texts: number, len: number, offsets: number, offsetsLen: number): number;
   sh_text_index_save(handle: number): number;
   sh_text_index_release_bytes(handle: number): void;
   sh_text_index_load(bytes: number, len: number, handle: number): number;

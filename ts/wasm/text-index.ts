@@ -25,6 +25,15 @@ const releaseUnfreed = finalizer<Handle>((handle) => {
   if (handle.generation === instanceGeneration()) wasm().sh_text_index_free(handle.pointer);
 });
 
+/** A piece of a batch written into WebAssembly memory: where its ids, texts and offsets are. */
+interface Piece {
+  readonly scope: CallScope;
+  readonly ids: number;
+  readonly texts: number;
+  readonly bytes: number;
+  readonly offsets: number;
+}
+
 /** Marks a handle made by `TextIndex.load`. */
 class Loaded {
   constructor(readonly handle: Handle) {}
@@ -101,41 +110,56 @@ class WasmTextIndex implements TextIndexType {
   }
 
   decideMany(ids: Uint32Array, texts: readonly string[]): MinHashDecisions {
+    const representative = new Uint32Array(texts.length);
+    const similarity = new Float64Array(texts.length);
+    this.#inPieces(ids, texts, (live, pointer, piece, start, end) => {
+      const n = end - start;
+      const repOut = piece.scope.alloc(4 * n, 'representative');
+      const simOut = piece.scope.alloc(8 * n, 'similarity');
+      const status = live.sh_text_index_decide_many(pointer, piece.ids, piece.texts, piece.bytes, piece.offsets, n + 1, repOut, simOut);
+      throwIfFailed(status, 'TextIndex.decideMany');
+      representative.set(new Uint32Array(live.memory.buffer, repOut, n), start);
+      similarity.set(new Float64Array(live.memory.buffer, simOut, n), start);
+    });
+    return { representative, similarity };
+  }
+
+  addMany(ids: Uint32Array, texts: readonly string[]): void {
+    this.#inPieces(ids, texts, (live, pointer, piece, start, end) => {
+      throwIfFailed(live.sh_text_index_add_many(pointer, piece.ids, piece.texts, piece.bytes, piece.offsets, end - start + 1), 'TextIndex.addMany');
+    });
+  }
+
+  add(id: number, text: string): void {
+    this.addMany(Uint32Array.of(checkId(id)), [text]);
+  }
+
+  /**
+   * Checks a batch and hands it to `take` in pieces of about {@link BATCH_BYTES} of text, in
+   * order, each written into WebAssembly memory: pieces taken in order decide as one batch.
+   */
+  #inPieces(ids: Uint32Array, texts: readonly string[], take: (live: WasmExports, pointer: number, piece: Piece, start: number, end: number) => void): void {
     const pointer = this.#pointer();
     const checked = checkDecideMany(ids, texts, (id) => wasm().sh_text_index_contains(pointer, id) === 1);
     const normalized = checked.texts.map((text, q) => normalizeRuns(text, TEXT, `texts[${q}]`));
-    const representative = new Uint32Array(normalized.length);
-    const similarity = new Float64Array(normalized.length);
-    // Batches decide as one: each is taken after the one before.
     let start = 0;
     while (start < normalized.length) {
       let end = start;
       let bytes = 0;
       while (end < normalized.length && (end === start || bytes < BATCH_BYTES)) bytes += 3 * normalized[end++]!.length;
-      this.#decideBatch(pointer, checked.ids.subarray(start, end), normalized.slice(start, end), representative.subarray(start, end), similarity.subarray(start, end));
+      const [from, to] = [start, end];
+      withInstance((live) => {
+        const scope = new CallScope(live);
+        try {
+          const { ptr, offsets } = encode(scope, live, normalized.slice(from, to), TEXT.lowercase);
+          const piece = { scope, ids: scope.u32(checked.ids.subarray(from, to), 'ids').ptr, texts: ptr, bytes: offsets[to - from]!, offsets: scope.u32(offsets, 'texts').ptr };
+          take(live, pointer, piece, from, to);
+        } finally {
+          scope.release();
+        }
+      });
       start = end;
     }
-    return { representative, similarity };
-  }
-
-  #decideBatch(pointer: number, ids: Uint32Array, texts: readonly string[], representative: Uint32Array, similarity: Float64Array): void {
-    withInstance((live) => {
-      const scope = new CallScope(live);
-      try {
-        const { ptr, offsets } = encode(scope, live, texts, TEXT.lowercase);
-        const offsetsRegion = scope.u32(offsets, 'texts');
-        const idsRegion = scope.u32(ids, 'ids');
-        const n = texts.length;
-        const repOut = scope.alloc(4 * n, 'representative');
-        const simOut = scope.alloc(8 * n, 'similarity');
-        const status = live.sh_text_index_decide_many(pointer, idsRegion.ptr, ptr, offsets[n]!, offsetsRegion.ptr, offsetsRegion.length, repOut, simOut);
-        throwIfFailed(status, 'TextIndex.decideMany');
-        representative.set(new Uint32Array(live.memory.buffer, repOut, n));
-        similarity.set(new Float64Array(live.memory.buffer, simOut, n));
-      } finally {
-        scope.release();
-      }
-    });
   }
 
   query(text: string): TextQueryResult {

@@ -933,6 +933,19 @@ pub unsafe extern "C" fn sh_text_index_decide_many(
     to_status(target.index.decide_many(ids, texts, offsets, representative, similarity))
 }
 
+/// Keeps `offsets_len - 1` UTF-8 texts under `ids` without judging them
+/// (`TextIndex::add_many`).
+///
+/// # Safety
+/// As [`sh_text_index_decide_many`], without the outputs.
+#[no_mangle]
+pub unsafe extern "C" fn sh_text_index_add_many(handle: u32, ids: *const u32, texts: *const u8, len: usize, offsets: *const u32, offsets_len: usize) -> i32 {
+    let count = offsets_len.saturating_sub(1);
+    // SAFETY: forwarded caller guarantees.
+    let (target, ids, texts, offsets) = unsafe { (text_index_mut(handle), input(ids, count), input(texts, len), input(offsets, offsets_len)) };
+    to_status(target.index.add_many(ids, texts, offsets))
+}
+
 /// Lists the kept texts the rule calls near-duplicates of a UTF-8 text of `len` bytes; on
 /// success the answer holds `[ids_ptr, similarity_ptr, count]`, valid until the next call.
 ///

@@ -113,9 +113,49 @@ impl TextIndex {
     /// decided); errors of [`TextSketches::add`] (nothing decided); [`Error::OutOfMemory`] while
     /// deciding, after which the index refuses every call.
     pub fn decide_many(&mut self, ids: &[u32], texts: &[u8], offsets: &[u32], representative: &mut [u32], similarity: &mut [f64]) -> Result<(), Error> {
+        let count = offsets.len().saturating_sub(1);
+        if representative.len() != count || similarity.len() != count {
+            return Err(Error::LengthMismatch);
+        }
+        let before = self.sketch_new(ids, texts, offsets)?;
+        for q in 0..count {
+            let rank = (before + q) as u32;
+            match self.take(rank, ids[q], true) {
+                Ok((s, kept)) => {
+                    representative[q] = self.ids[kept as usize];
+                    similarity[q] = s;
+                }
+                Err(error) => {
+                    self.broken = true;
+                    return Err(error);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Keeps texts without judging them (as for [`TextIndex::decide_many`]): each is added under
+    /// its id even where a kept text is its near-duplicate, and counted as every text taken is.
+    /// For seeding an index with texts that must stay.
+    ///
+    /// # Errors
+    /// As [`TextIndex::decide_many`].
+    pub fn add_many(&mut self, ids: &[u32], texts: &[u8], offsets: &[u32]) -> Result<(), Error> {
+        let before = self.sketch_new(ids, texts, offsets)?;
+        for (q, &id) in ids.iter().enumerate() {
+            if let Err(error) = self.take((before + q) as u32, id, false) {
+                self.broken = true;
+                return Err(error);
+            }
+        }
+        Ok(())
+    }
+
+    /// Checks a batch's ids and sketches its texts after the others; the rank of the first.
+    fn sketch_new(&mut self, ids: &[u32], texts: &[u8], offsets: &[u32]) -> Result<usize, Error> {
         self.usable()?;
         let count = offsets.len().saturating_sub(1);
-        if ids.len() != count || representative.len() != count || similarity.len() != count {
+        if ids.len() != count {
             return Err(Error::LengthMismatch);
         }
         self.check_new_ids(ids)?;
@@ -133,28 +173,17 @@ impl TextIndex {
             self.sketches.truncate(before);
             return Err(error);
         }
-        for q in 0..count {
-            let rank = (before + q) as u32;
-            match self.take(rank, ids[q]) {
-                Ok((s, kept)) => {
-                    representative[q] = self.ids[kept as usize];
-                    similarity[q] = s;
-                }
-                Err(error) => {
-                    self.broken = true;
-                    return Err(error);
-                }
-            }
-        }
-        Ok(())
+        Ok(before)
     }
 
-    /// Finds and takes the text at `rank` under `id`: the similarity and rank of the kept text
-    /// it is removed for, or 1 and its own rank.
-    fn take(&mut self, rank: u32, id: u32) -> Result<(f64, u32), Error> {
+    /// Takes the text at `rank` under `id`, found against the kept texts when `judged` (else
+    /// kept): the similarity and rank of the kept text it is removed for, or 1 and its own rank.
+    fn take(&mut self, rank: u32, id: u32, judged: bool) -> Result<(f64, u32), Error> {
         let taken = Taken { sketches: &self.sketches, sets: None, order: None };
         let mut best = Best::one();
-        self.decider.find(&taken, rank, &mut best)?;
+        if judged {
+            self.decider.find(&taken, rank, &mut best)?;
+        }
         let keep = best.best.is_none();
         self.decider.take(&taken, rank, keep)?;
         self.ids.push(id);
@@ -396,6 +425,20 @@ mod tests {
         assert_eq!(index.query(b"english czech dictionary").unwrap()[0].0, 2);
         assert_eq!(decide(&mut index, &[4], &lines(&["english czech dictionary"])).unwrap().0, vec![2]);
         assert_eq!(decide(&mut loaded, &[4], &lines(&["english czech dictionary"])).unwrap().0, vec![2]);
+    }
+
+    #[test]
+    fn added_texts_are_kept_unjudged_and_found_by_later_ones() {
+        let mut index = TextIndex::new(false);
+        let line = |t: &str| vec![t.to_string()];
+        let (bytes, offsets) = packed(&[line("the qt 5 network module"), line("the qt 5 netwrok module")].concat());
+        index.add_many(&[1, 2], &bytes, &offsets).unwrap();
+        assert_eq!((index.len(), index.contains(1), index.contains(2)), (2, true, true));
+        assert_eq!(decide(&mut index, &[3], &line("the qt 5 network module.")).unwrap().0, vec![1]);
+        assert_eq!(index.add_many(&[2], &bytes[..5], &offsets[..2]), Err(Error::IdInUse { id: 2 }));
+        // Taking a text unjudged counts its words as any other: the batch that keeps it agrees.
+        let saved = index.save().unwrap();
+        assert_eq!(TextIndex::load(&saved).unwrap().save().unwrap(), saved);
     }
 
     #[test]
