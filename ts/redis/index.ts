@@ -1,11 +1,14 @@
 /**
- * simhash-wasm/redis: a `SimHashIndex` kept in Redis or Redis Cluster and shared by every
- * process that opens it. Needs the `ioredis` package (an optional peer dependency).
+ * simhash-wasm/redis: a `SimHashIndex` and a `TextIndex` kept in Redis or Redis Cluster and
+ * shared by every process that opens them. Needs the `ioredis` package (an optional peer dependency).
  *
  * @packageDocumentation
  */
 
 export { RedisSimHashIndex, type RedisSimHashIndexOptions } from './redis-index.js';
+export { RedisTextIndex, type RedisTextIndexOptions, type TextRepairReport } from './redis-text-index.js';
+export type { TextQueryResult } from '../shared/text-index.js';
+export type { MinHashDecisions } from '../shared/decide.js';
 export { RedisIndexError, type RedisIndexErrorKind } from './errors.js';
 export type { RepairReport } from './repair.js';
 export { connectRedis, type ConnectRedisOptions } from './connect.js';

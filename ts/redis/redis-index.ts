@@ -19,6 +19,7 @@ import { balancedTags } from './hash-tags.js';
 import { QueryBatcher } from './query-batcher.js';
 import { checkReplicas, connectionsBefore, waitForReplicas } from './replicas.js';
 import { withLock } from './lock.js';
+import { checkClient, checkName, optionalInteger } from './options.js';
 import { SimHashIndex } from '../wasm/simhash-index.js';
 
 /** Options of {@link RedisSimHashIndex.open}. */
@@ -110,8 +111,6 @@ const QUERY_CHUNK = 4096;
  * sizes and how long one script holds a server (large distances have many candidates).
  */
 const MEMBERS_PER_ROUND = 1 << 18;
-/** No braces (they delimit the hash tag) and no slash (which separates the name from a tag number). */
-const NAME_RULE = /^[^{}/\s]{1,100}$/;
 
 /**
  * A `SimHashIndex` whose entries live in Redis: the same answers as the in-memory index holding
@@ -817,24 +816,4 @@ async function chooseTags(client: Redis | Cluster, name: string, deadline: Deadl
   }
   const groups = Math.max(MIN_CLUSTER_GROUPS, GROUPS_PER_MASTER * client.nodes('master').length);
   return balancedTags(name, groups, (slot) => client.slots[slot]?.[0]);
-}
-
-function checkClient(value: unknown): Redis | Cluster {
-  if (typeof value !== 'object' || value === null || typeof (value as { evalsha?: unknown }).evalsha !== 'function') {
-    throw new TypeError(`options.client must be an ioredis Redis or Cluster client, got ${describe(value)}`);
-  }
-  return value as Redis | Cluster;
-}
-
-function checkName(value: unknown): string {
-  if (typeof value !== 'string') throw new TypeError(`options.name must be a string, got ${describe(value)}`);
-  if (!NAME_RULE.test(value)) throw new RangeError(`options.name must be 1 to 100 characters without braces, slashes or spaces, got '${value}'`);
-  return value;
-}
-
-function optionalInteger(value: unknown, name: string, min: number, max: number, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== 'number') throw new TypeError(`${name} must be a number, got ${describe(value)}`);
-  if (!Number.isInteger(value) || value < min || value > max) throw new RangeError(`${name} must be an integer in ${min}..${max}, got ${value}`);
-  return value;
 }

@@ -1,0 +1,491 @@
+/**
+ * RedisTextIndex against real servers: decisions through Redis — from several objects, several
+ * processes, on one server and on a cluster — equal decideTexts over the texts in the log's order;
+ * replicas that missed entries, lost writes and repaired logs are rebuilt; corrupt entries are
+ * named and cut by repair(); lost replies and a master killed mid-load lose no acknowledged write,
+ * and a write that failed completes when made again.
+ */
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
+import { connect, createServer, type Server, type Socket } from 'node:net';
+import { readFileSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Cluster, Redis } from 'ioredis';
+import { TextIndex, decideTexts, init } from '../../ts/index.js';
+import { RedisIndexError, RedisTextIndex, connectRedis } from '../../ts/redis/index.js';
+import { decodeEntry } from '../../ts/redis/text-log.js';
+import { SplitMix64 } from '../oracle.js';
+import { clientOf, uniqueName, useServers } from './servers.js';
+
+/** Real lines, their recorded edits and exact copies, in a seeded order. */
+function stream(seed: bigint, n: number): string[] {
+  const rows = readFileSync(new URL('../../quality/sets/short-lines.jsonl', import.meta.url), 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as { text: string; edit1: string; edit2: string });
+  const rng = new SplitMix64(seed);
+  const out: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const kind = rng.below(10);
+    if (kind === 0 && out.length > 0) out.push(out[rng.below(out.length)]!);
+    else if (kind === 1) out.push('');
+    else {
+      const row = rows[rng.below(rows.length)]!;
+      out.push([row.text, row.text, row.edit1, row.edit2][rng.below(4)]!);
+    }
+  }
+  return out;
+}
+
+/** The ids and texts of the log's decided entries, in the log's order. */
+async function loggedOrder(client: Redis | Cluster, name: string): Promise<{ ids: number[]; texts: string[]; representative: number[] }> {
+  const key = `textindex:{${name}}:log`;
+  const raw = await client.lrangeBuffer(key, 0, -1);
+  const out = { ids: [] as number[], texts: [] as string[], representative: [] as number[] };
+  raw.forEach((bytes, position) => {
+    const { entry } = decodeEntry(bytes, key, position);
+    if (entry.kind !== 'decided') throw new Error(`unexpected ${entry.kind} entry`);
+    out.ids.push(...entry.ids);
+    out.texts.push(...entry.texts);
+    out.representative.push(...entry.representative);
+  });
+  return out;
+}
+
+/** decideTexts over the logged texts, its positions turned into the logged ids. */
+function batchOver(order: { ids: number[]; texts: string[] }): number[] {
+  const decided = decideTexts(order.texts);
+  return Array.from(decided.representative, (position) => order.ids[position]!);
+}
+
+async function expectRejects(promise: Promise<unknown>, kind: string, pattern: RegExp): Promise<RedisIndexError> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(RedisIndexError);
+  expect((error as RedisIndexError).kind).toBe(kind);
+  expect((error as RedisIndexError).message).toMatch(pattern);
+  return error as RedisIndexError;
+}
+
+const dist = (path: string): string => JSON.stringify(new URL(`../../dist/esm/${path}`, import.meta.url).href);
+
+/** A process that decides `texts` under `ids` in batches of `batch` through index `name` and prints its answers. */
+function deciderProcess(url: string, name: string, replicas: number, ids: number[], texts: string[], batch: number): Promise<{ ids: number[]; representative: number[] }> {
+  const dir = mkdtempSync(join(tmpdir(), 'text-index-'));
+  const input = join(dir, 'input.json');
+  writeFileSync(input, JSON.stringify({ ids, texts }));
+  const script = `
+    import { readFileSync } from 'node:fs';
+    import { connectRedis, RedisTextIndex } from ${dist('redis/index.js')};
+    const { ids, texts } = JSON.parse(readFileSync(${JSON.stringify(input)}, 'utf8'));
+    const client = await connectRedis(${JSON.stringify(url)});
+    const index = await RedisTextIndex.open({ client, name: ${JSON.stringify(name)}, replicas: ${replicas} });
+    const representative = [];
+    for (let start = 0; start < ids.length; start += ${batch}) {
+      // A failed call (a write its replica did not confirm in time, on two busy cores) is made again.
+      for (let attempt = 0; ; attempt++) {
+        try {
+          const got = await index.decideMany(Uint32Array.from(ids.slice(start, start + ${batch})), texts.slice(start, start + ${batch}));
+          representative.push(...got.representative);
+          break;
+        } catch (error) {
+          if (error.name !== 'RedisIndexError' || attempt === 20) throw error;
+        }
+      }
+    }
+    index.close();
+    client.disconnect();
+    process.stdout.write(JSON.stringify({ ids, representative }));
+  `;
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'pipe'], timeout: 120_000 });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (chunk) => (out += String(chunk)));
+    child.stderr.on('data', (chunk) => (err += String(chunk)));
+    child.once('exit', (code) => (code === 0 ? resolve(JSON.parse(out) as { ids: number[]; representative: number[] }) : reject(new Error(`decider exited ${code}: ${err}`))));
+  });
+}
+
+beforeAll(async () => {
+  await init();
+});
+
+for (const kind of ['single', 'cluster'] as const) {
+  describe(`RedisTextIndex on ${kind === 'single' ? 'one server' : 'a cluster of 3 masters + 3 replicas'}`, () => {
+    const servers = useServers(kind);
+    const replicas = kind === 'cluster' ? 1 : 0;
+    let client: Redis | Cluster;
+    let other: Redis | Cluster;
+    beforeAll(async () => {
+      client = await clientOf(servers());
+      other = await clientOf(servers());
+    }, 60_000);
+    afterAll(() => {
+      client?.disconnect();
+      other?.disconnect();
+    });
+
+    it('decides batches from two objects, taking turns at random, as decideTexts over the stream; queries agree with a TextIndex fed the same', async () => {
+      const texts = stream(BigInt(kind === 'single' ? 1 : 2), 1500);
+      const name = uniqueName('texts');
+      const a = await RedisTextIndex.open({ client, name, replicas });
+      const b = await RedisTextIndex.open({ client: other, name, replicas });
+      const local = new TextIndex();
+      try {
+        const rng = new SplitMix64(7n);
+        const representative = new Uint32Array(texts.length);
+        for (let start = 0; start < texts.length; ) {
+          const end = Math.min(texts.length, start + rng.below(150));
+          const ids = Uint32Array.from({ length: end - start }, (_, q) => start + q);
+          const writer = rng.below(2) === 0 ? a : b;
+          const got = await writer.decideMany(ids, texts.slice(start, end));
+          representative.set(got.representative, start);
+          expect(Array.from(got.representative)).toEqual(Array.from(local.decideMany(ids, texts.slice(start, end)).representative));
+          const probe = texts[rng.below(texts.length)]!;
+          const reader = writer === a ? b : a;
+          expect(await reader.query(probe)).toEqual(local.query(probe));
+          start = end;
+        }
+        expect(Array.from(representative)).toEqual(Array.from(decideTexts(texts).representative));
+        for (const index of [a, b]) {
+          expect(await index.size()).toBe(local.size);
+          expect(await index.decided()).toBe(texts.length);
+        }
+        const order = await loggedOrder(client, name);
+        expect(order.representative).toEqual(batchOver(order));
+      } finally {
+        a.close();
+        b.close();
+        local.free();
+      }
+    }, 120_000);
+
+    it('four processes deciding at once decide as decideTexts over the texts in the order of the log', async () => {
+      const texts = stream(BigInt(kind === 'single' ? 3 : 4), 2400);
+      const name = uniqueName('procs');
+      const answers = await Promise.all(
+        [0, 1, 2, 3].map((p) => {
+          const ids = texts.map((_, i) => i).filter((i) => i % 4 === p);
+          return deciderProcess(servers().url, name, replicas, ids, ids.map((i) => texts[i]!), 40 + 20 * p);
+        }),
+      );
+      const order = await loggedOrder(client, name);
+      expect(order.ids.slice().sort((x, y) => x - y)).toEqual(texts.map((_, i) => i));
+      const expected = new Map(batchOver(order).map((rep, k) => [order.ids[k]!, rep]));
+      for (const answer of answers) answer.ids.forEach((id, q) => expect([id, answer.representative[q]]).toEqual([id, expected.get(id)]));
+      // A process opening the index afterwards holds what they kept.
+      const late = await RedisTextIndex.open({ client, name });
+      try {
+        expect(await late.size()).toBe(new Set(expected.values()).size);
+      } finally {
+        late.close();
+      }
+    }, 180_000);
+
+    it('adds, removes and replays: a reopened index answers as the one that wrote', async () => {
+      const name = uniqueName('ops');
+      const a = await RedisTextIndex.open({ client, name, templates: 'remove', replicas });
+      try {
+        await a.addMany(Uint32Array.of(10, 11), ['Stub TypeScript definitions entry for ajv', 'A functional CSS framework']);
+        await a.add(12, 'Fast JSON schema validator');
+        const decided = await a.decideMany(Uint32Array.of(13, 14), ['Stub TypeScript definitions entry for conf', 'A functional CSS framework.']);
+        expect(Array.from(decided.representative)).toEqual([10, 11]);
+        expect(await a.remove(11)).toBe(true);
+        expect(await a.remove(11)).toBe(false);
+        const b = await RedisTextIndex.open({ client: other, name });
+        try {
+          expect(b.templates).toBe('remove');
+          expect(await b.has(11)).toBe(false);
+          expect(await b.has(12)).toBe(true);
+          expect(await b.size()).toBe(2);
+          expect((await b.query('A functional CSS framework')).ids.length).toBe(0);
+          expect(Array.from((await b.query('stub typescript definitions entry for ajv')).ids)).toEqual([10]);
+          // An id held by a kept text is refused; removed ones may come back.
+          await expect(b.decideMany(Uint32Array.of(12), ['x'])).rejects.toThrow(/ids\[0\] = 12 is held by a kept text/);
+          await b.add(11, 'Another CSS framework');
+          expect(await a.has(11)).toBe(true);
+        } finally {
+          b.close();
+        }
+      } finally {
+        a.close();
+      }
+    }, 60_000);
+
+    it('refuses options it does not know and templates other than the stored ones', async () => {
+      const name = uniqueName('options');
+      await expect(RedisTextIndex.open({ client, name, treshold: 1 } as never)).rejects.toThrow(/unknown option 'treshold' of RedisTextIndex.open/);
+      await expect(RedisTextIndex.open({ client, name, templates: 'drop' as never })).rejects.toThrow(RangeError);
+      (await RedisTextIndex.open({ client, name })).close();
+      await expect(RedisTextIndex.open({ client, name, templates: 'remove' })).rejects.toThrow(/created with templates 'keep', not 'remove'/);
+      const index = await RedisTextIndex.open({ client, name });
+      index.close();
+      await expect(index.size()).rejects.toThrow(/has been closed/);
+    });
+  });
+}
+
+describe('RedisTextIndex when Redis loses, spoils or cuts what it wrote (one server)', () => {
+  const servers = useServers('single');
+  let client: Redis | Cluster;
+  let other: Redis | Cluster;
+  beforeAll(async () => {
+    client = await clientOf(servers());
+    other = await clientOf(servers());
+  }, 60_000);
+  afterAll(() => {
+    client?.disconnect();
+    other?.disconnect();
+  });
+
+  it('a replica whose last entries the log lost (a failover) is rebuilt from the log and answers as it', async () => {
+    const texts = stream(5n, 600);
+    const name = uniqueName('lost');
+    const a = await RedisTextIndex.open({ client, name });
+    const b = await RedisTextIndex.open({ client: other, name });
+    try {
+      for (let start = 0; start < 300; start += 100) await a.decideMany(Uint32Array.from({ length: 100 }, (_, q) => start + q), texts.slice(start, start + 100));
+      await b.size();
+      // The log loses its last entry, as a master that failed before its replica had it would.
+      const key = `textindex:{${name}}:log`;
+      const kept = await client.llen(key);
+      const last = await client.lrangeBuffer(key, kept - 2, kept - 2);
+      await client.ltrim(key, 0, kept - 2);
+      await client.set(`textindex:{${name}}:head`, last[0]!.subarray(16, 32));
+      expect(await client.llen(key)).toBe(2);
+      for (let start = 300; start < 600; start += 150) await b.decideMany(Uint32Array.from({ length: 150 }, (_, q) => 1000 + start + q), texts.slice(start, start + 150));
+      // `a` holds an entry the log lost and `b` wrote two others after it: the first of them does
+      // not follow what `a` holds, and `a` starts again from the log.
+      const order = await loggedOrder(client, name);
+      const local = new TextIndex();
+      try {
+        local.decideMany(Uint32Array.from(order.ids), order.texts);
+        for (const probe of texts.slice(0, 50)) expect(await a.query(probe)).toEqual(local.query(probe));
+        expect(await a.size()).toBe(local.size);
+      } finally {
+        local.free();
+      }
+    } finally {
+      a.close();
+      b.close();
+    }
+  }, 60_000);
+
+  it('names a spoilt entry and a spoilt head; repair() cuts the log before the first spoilt entry', async () => {
+    const texts = stream(6n, 200);
+    const name = uniqueName('spoilt');
+    const a = await RedisTextIndex.open({ client, name });
+    try {
+      for (let start = 0; start < 200; start += 50) await a.decideMany(Uint32Array.from({ length: 50 }, (_, q) => start + q), texts.slice(start, start + 50));
+      const key = `textindex:{${name}}:log`;
+      const spoilt = Buffer.from((await client.lindexBuffer(key, 2))!);
+      spoilt[spoilt.length - 1] = spoilt[spoilt.length - 1]! ^ 1;
+      await client.lset(key, 2, spoilt);
+      const error = await expectRejects(RedisTextIndex.open({ client, name }), 'corrupt', /position 2 an entry whose checksum does not match/);
+      expect(error.key).toBe(key);
+      const report = await a.repair();
+      expect(report).toEqual({ entries: 2, dropped: 2, head: false });
+      const b = await RedisTextIndex.open({ client, name });
+      try {
+        expect(await b.decided()).toBe(100);
+        expect(await a.decided()).toBe(100);
+        expect(await b.has(150)).toBe(false);
+      } finally {
+        b.close();
+      }
+      await client.set(`textindex:{${name}}:head`, 'not a chain value');
+      await expectRejects(a.size(), 'corrupt', /holds 17 bytes, not a 16-byte chain value/);
+      expect(await a.repair()).toEqual({ entries: 2, dropped: 0, head: true });
+      expect(await a.decided()).toBe(100);
+    } finally {
+      a.close();
+    }
+  }, 60_000);
+
+  it('a write whose reply is lost fails partial; made again with the same arguments it resumes after what the log holds', async () => {
+    const texts = stream(8n, 5000);
+    const name = uniqueName('lost-reply');
+    // Every third append runs in Redis, but its caller hears a failure.
+    let appends = 0;
+    let lost = 0;
+    const lossy = new Proxy(client, {
+      get(target, property, receiver) {
+        const value: unknown = Reflect.get(target, property, receiver);
+        if (property === 'evalshaBuffer' && typeof value === 'function') {
+          return async (...args: unknown[]) => {
+            const reply = await (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
+            const keys = args[2] as string[];
+            if (keys.length === 2 && keys[0]!.endsWith(':log') && (args[3] as Buffer[]).length === 4 && ++appends % 3 === 0) {
+              lost++;
+              throw new Error('the reply was lost');
+            }
+            return reply;
+          };
+        }
+        return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+    const a = await RedisTextIndex.open({ client: lossy, name });
+    try {
+      const representative = new Uint32Array(texts.length);
+      let partial = 0;
+      for (let start = 0; start < texts.length; start += 2500) {
+        const ids = Uint32Array.from({ length: 2500 }, (_, q) => start + q);
+        const batch = texts.slice(start, start + 2500);
+        let got;
+        for (let attempt = 0; got === undefined; attempt++) {
+          try {
+            got = await a.decideMany(ids, batch);
+          } catch (error) {
+            expect(error).toBeInstanceOf(RedisIndexError);
+            expect((error as RedisIndexError).partial).toBe(true);
+            expect(attempt).toBeLessThan(5);
+            partial++;
+          }
+        }
+        representative.set(got.representative, start);
+      }
+      expect(lost).toBeGreaterThan(0);
+      expect(partial).toBe(lost);
+      const order = await loggedOrder(client, name);
+      expect(order.ids).toEqual(texts.map((_, i) => i));
+      expect(Array.from(representative)).toEqual(Array.from(decideTexts(texts).representative));
+      expect(order.representative).toEqual(batchOver(order));
+    } finally {
+      a.close();
+    }
+  }, 120_000);
+
+  describe('through a proxy that loses replies', () => {
+    let proxy: Server;
+    let dropRate = 0;
+    let dropped = 0;
+    const rng = new SplitMix64(78n);
+    const sockets = new Set<Socket>();
+    beforeAll(async () => {
+      // A relay that, for a share of the server's replies, closes both connections instead of
+      // passing the reply on: the command ran, the client never hears of it and sends it again.
+      const port = servers().nodes[0]!.port;
+      proxy = createServer((downstream) => {
+        const upstream = connect(port, '127.0.0.1');
+        sockets.add(downstream).add(upstream);
+        downstream.pipe(upstream);
+        upstream.on('data', (chunk: Buffer) => {
+          if (Number(rng.next() % 10_000n) < dropRate * 10_000) {
+            dropped++;
+            upstream.destroy();
+            downstream.destroy();
+          } else {
+            downstream.write(chunk);
+          }
+        });
+        for (const socket of [upstream, downstream]) socket.on('error', () => undefined).on('close', () => sockets.delete(socket));
+      });
+      await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    });
+    afterAll(() => {
+      for (const socket of sockets) socket.destroy();
+      proxy?.close();
+    });
+
+    it('decides, adds and removes as if no reply was lost: each entry once in the log, each remove answered as first asked', async () => {
+      const address = proxy.address();
+      if (address === null || typeof address === 'string') throw new Error('proxy has no port');
+      const relayed = await connectRedis(`redis://127.0.0.1:${address.port}`);
+      const texts = stream(10n, 1200);
+      const name = uniqueName('relay');
+      const index = await RedisTextIndex.open({ client: relayed, name, timeout: 10_000 });
+      const local = new TextIndex();
+      try {
+        dropRate = 0.1;
+        const removes: boolean[] = [];
+        const expected: boolean[] = [];
+        for (let start = 0; start < texts.length; start += 40) {
+          const ids = Uint32Array.from({ length: 40 }, (_, q) => start + q);
+          let got;
+          while (got === undefined) got = await index.decideMany(ids, texts.slice(start, start + 40)).catch(() => undefined);
+          expect(Array.from(got.representative)).toEqual(Array.from(local.decideMany(ids, texts.slice(start, start + 40)).representative));
+          const id = start + 3;
+          for (let twice = 0; twice < 2; twice++) {
+            let answer;
+            while (answer === undefined) answer = await index.remove(id).catch(() => undefined);
+            removes.push(answer);
+            expected.push(local.remove(id));
+          }
+        }
+        dropRate = 0;
+        expect(dropped).toBeGreaterThan(0);
+        expect(removes).toEqual(expected);
+        const raw = await client.lrangeBuffer(`textindex:{${name}}:log`, 0, -1);
+        const decidedIds = raw.flatMap((bytes, k) => {
+          const { entry } = decodeEntry(bytes, 'log', k);
+          return entry.kind === 'decided' ? Array.from(entry.ids) : [];
+        });
+        expect(decidedIds).toEqual(texts.map((_, i) => i));
+        const late = await RedisTextIndex.open({ client, name });
+        try {
+          expect(await late.size()).toBe(local.size);
+          for (const probe of texts.slice(0, 40)) expect(await late.query(probe)).toEqual(local.query(probe));
+        } finally {
+          late.close();
+        }
+      } finally {
+        dropRate = 0;
+        index.close();
+        local.free();
+        relayed.disconnect();
+      }
+    }, 180_000);
+  });
+});
+
+describe('RedisTextIndex through a failover (cluster, replicas: 1)', () => {
+  const servers = useServers('cluster');
+
+  it('loses no acknowledged batch when the master holding the index is killed mid-load', async () => {
+    const client = await clientOf(servers());
+    const texts = stream(9n, 4000);
+    const name = uniqueName('failover');
+    const index = await RedisTextIndex.open({ client, name, replicas: 1, timeout: 3000 });
+    const acknowledged: { ids: number[]; representative: number[] }[] = [];
+    try {
+      const slot = Number(await client.cluster('KEYSLOT', `textindex:{${name}}:log`));
+      await client.ping();
+      const owner = (client as Cluster).slots[slot]![0]!;
+      const victim = servers().nodes.find((node) => `127.0.0.1:${node.port}` === owner);
+      expect(victim).toBeDefined();
+      let killed = false;
+      for (let start = 0; start < texts.length; start += 200) {
+        const ids = Uint32Array.from({ length: 200 }, (_, q) => start + q);
+        if (start === 1000) {
+          await victim!.kill();
+          killed = true;
+        }
+        for (let attempt = 0; ; attempt++) {
+          try {
+            const got = await index.decideMany(ids, texts.slice(start, start + 200));
+            acknowledged.push({ ids: Array.from(ids), representative: Array.from(got.representative) });
+            break;
+          } catch (error) {
+            expect(error).toBeInstanceOf(RedisIndexError);
+            if (attempt > 60) throw error;
+            await new Promise((resolve) => setTimeout(resolve, 250));
+          }
+        }
+      }
+      expect(killed).toBe(true);
+      const order = await loggedOrder(client, name);
+      const expected = new Map(batchOver(order).map((rep, k) => [order.ids[k]!, rep]));
+      for (const batch of acknowledged) batch.ids.forEach((id, q) => expect([id, batch.representative[q]]).toEqual([id, expected.get(id)]));
+      expect(order.ids.length).toBe(texts.length);
+    } finally {
+      index.close();
+      client.disconnect();
+    }
+  }, 180_000);
+});
