@@ -5,7 +5,7 @@
  */
 
 import { afterAll, describe, expect, it } from 'vitest';
-import { connectRedis, RedisSimHashIndex } from '../ts/redis/index.js';
+import { connectRedis, RedisSimHashIndex, RedisTextIndex } from '../ts/redis/index.js';
 import { loose, type Api } from './api.js';
 import { ENTRIES } from './index-oracle.js';
 
@@ -149,6 +149,11 @@ describe('simhash-wasm/parallel and simhash-wasm/redis: options', () => {
       /unknown option 'replica' of RedisSimHashIndex.open \(did you mean 'replicas'\?\)/,
     );
     await expect(RedisSimHashIndex.open({ client: {} as never, name: 'n', distance: 3 })).rejects.toThrow(/^options\.client must be an ioredis/);
+    await expect(RedisTextIndex.open({ client: {} as never, name: 'n', templtes: 'keep' } as never)).rejects.toThrow(
+      /unknown option 'templtes' of RedisTextIndex.open \(did you mean 'templates'\?\)/,
+    );
+    await expect(RedisTextIndex.open({ client: {} as never, name: 'n' })).rejects.toThrow(/^options\.client must be an ioredis/);
+    await expect(RedisTextIndex.open({ client: { evalsha() {} } as never, name: 'n', lockFor: 0 })).rejects.toThrow(/^options\.lockFor must be an integer in 1\.\.3600000, got 0/);
     await expect(connectRedis('redis://127.0.0.1:1', { connectTimeout: 0 })).rejects.toThrow(/^options\.connectTimeout must be a positive integer/);
     await expect(connectRedis('redis://127.0.0.1:1', { connectTimout: 10 } as never)).rejects.toThrow(/unknown option 'connectTimout' of connectRedis \(did you mean 'connectTimeout'\?\)/);
   });

@@ -1,15 +1,15 @@
 // `simhash-wasm dedup --redis URL --index NAME` (the built command line, as users run it) against
-// a real cluster: one process decides as the plain command does, and several processes running
-// at once over parts of the input keep the rule between them.
+// a real cluster, by SimHash and by the default rule: one process decides as the plain command
+// does, and several processes running at once over parts of the input keep the rule between them.
 
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SplitMix64 } from '../oracle.js';
-import { uniqueName, useServers } from './servers.js';
+import { clientOf, uniqueName, useServers } from './servers.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const cli = join(root, 'dist', 'esm', 'cli', 'main.js');
@@ -127,6 +127,61 @@ describe('dedup --redis', () => {
     expect(again.status, again.stderr).toBe(0);
     expect(expectTheRule(decisionsOf([JSON.parse(again.stdout) as Report]))).toEqual(kept);
   }, 120_000);
+
+  it('decides by the default rule through a RedisTextIndex: from one process as the plain command, from four at once as one run in the order of the log', async () => {
+    const api = await import('../../ts/index.js');
+    await api.init();
+    const { decodeEntry } = await import('../../ts/redis/text-log.js');
+    // Real short lines with their recorded edits and some exact copies, shuffled.
+    const rows = readFileSync(join(root, 'quality', 'sets', 'short-lines.jsonl'), 'utf8').trim().split('\n').slice(0, 300)
+      .map((line) => JSON.parse(line) as { id: string; text: string; edit1: string; edit2: string });
+    const rng = new SplitMix64(5n);
+    const records = rows.flatMap((row) => [
+      { id: `${row.id}`, text: row.text },
+      ...(rng.below(2) === 0 ? [{ id: `${row.id}-e1`, text: row.edit1 }] : []),
+      ...(rng.below(4) === 0 ? [{ id: `${row.id}-copy`, text: row.text }] : []),
+    ]);
+    for (let k = records.length - 1; k > 0; k--) {
+      const j = rng.below(k + 1);
+      [records[k], records[j]] = [records[j]!, records[k]!];
+    }
+    const texts = file('lines.jsonl', records.map((r) => JSON.stringify(r)));
+    const textOf = new Map(records.map((r) => [r.id, r.text]));
+    const flags = ['--jsonl', '--id', 'id', '--json'];
+    const plain = runSync([texts, ...flags]);
+    expect(plain.status, plain.stderr).toBe(0);
+    const expected = (JSON.parse(plain.stdout) as Report).decisions;
+    expect(expected.filter((d) => !d.kept).length).toBeGreaterThan(50);
+    const one = runSync([texts, ...flags, '--redis', servers().url, '--index', uniqueName('cli-text-one')]);
+    expect(one.status, one.stderr).toBe(0);
+    const simplified = (decisions: Report['decisions']): unknown[] => decisions.map((d) => [d.id, d.kept, d.representative]);
+    expect(simplified((JSON.parse(one.stdout) as Report).decisions)).toEqual(simplified(expected));
+
+    const index = uniqueName('cli-text-many');
+    const parts = [0, 1, 2, 3].map((p) => file(`lines-${p}.jsonl`, records.filter((_, k) => k % 4 === p).map((r) => JSON.stringify(r))));
+    const reports = await Promise.all(parts.map((part) => runAsync([part, ...flags, '--redis', servers().url, '--index', index])));
+    // The log's order of documents, named through the registry, decided in one run.
+    const client = await clientOf(servers());
+    try {
+      const key = `textindex:{${index}}:log`;
+      const order = (await client.lrangeBuffer(key, 0, -1)).flatMap((bytes, k) => Array.from(decodeEntry(bytes, key, k).entry.ids));
+      const names = await client.hmget(`textindex:{${index}}:ids`, ...order.map(String));
+      const oneRun = api.decideTexts(names.map((name) => textOf.get(name!)!));
+      const wanted = new Map(names.map((name, k) => [name!, names[oneRun.representative[k]!]!]));
+      const got = decisionsOf(reports);
+      expect(got.size).toBe(records.length);
+      for (const [id, decision] of got) expect([id, decision.kept ? id : decision.representative]).toEqual([id, wanted.get(id)]);
+    } finally {
+      client.disconnect();
+    }
+    // Run again over everything: each document is answered as it was decided, not decided again
+    // (the rule counts what it decides, so deciding twice would drift).
+    const again = runSync([texts, ...flags, '--redis', servers().url, '--index', index]);
+    expect(again.status, again.stderr).toBe(0);
+    const before = new Map([...decisionsOf(reports)].map(([id, d]) => [id, d.kept ? id : d.representative]));
+    const after = new Map([...decisionsOf([JSON.parse(again.stdout) as Report])].map(([id, d]) => [id, d.kept ? id : d.representative]));
+    expect(after).toEqual(before);
+  }, 180_000);
 
   it('runs the example crawler loop', () => {
     const name = uniqueName('crawler');

@@ -339,7 +339,7 @@ function keepOf(text: string | undefined): Keep {
 const METHOD_OPTIONS: ReadonlyArray<readonly ['distance' | 'weighting' | 'unit' | 'size' | 'threshold' | 'redis', readonly Method[]]> = [
   ['distance', ['simhash']],
   ['weighting', ['simhash']],
-  ['redis', ['simhash']],
+  ['redis', ['adaptive', 'simhash']],
   ['threshold', ['minhash']],
   ['unit', ['simhash', 'minhash']],
   ['size', ['simhash', 'minhash']],

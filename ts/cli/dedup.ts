@@ -159,7 +159,7 @@ async function dedupSources(
       ? new FingerprintCollector(textOptions, pool)
       : options.method === 'minhash'
         ? new SignatureCollector({ unit: options.unit, numPerm: MINHASH_PERMUTATIONS, ...size })
-        : new TextSketchCollector();
+        : new TextSketchCollector({ keepTexts: options.redis !== undefined });
   let documents = 0;
   const checkIds = options.jsonl?.id !== undefined;
   const scoresByPosition = options.keep === 'first' || options.keep === 'last';

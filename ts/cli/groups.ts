@@ -26,6 +26,10 @@ export async function decideOrGroup(
 ): Promise<{ fingerprinted: Fingerprinted; grouped: Grouped }> {
   const decisions = options.grouping === 'decisions';
   if ('decide' in collected) {
+    if (options.redis !== undefined) {
+      // Loaded only here: ioredis is an optional peer dependency the plain command must not need.
+      return (await import('./shared-decisions.js')).sharedTextDecisions(collected, options.redis);
+    }
     const { representative, similarity } = collected.decide(priority);
     const groups = decisionGroups(representative).map(
       ({ members }): Group => ({ members, bits: new Uint8Array(members.length), similarity: Float64Array.from(members, (m) => similarity[m]!) }),

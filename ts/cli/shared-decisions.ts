@@ -1,35 +1,40 @@
 /**
- * Decisions against a shared index in Redis (`dedup --redis URL --index NAME`).
+ * Decisions against a shared index in Redis (`dedup --redis URL --index NAME`): the default
+ * method's `RedisTextIndex`, or `RedisSimHashIndex` with `--method simhash`.
  *
- * The shared index holds the kept documents of every process that used it, under global ids
- * from a name registry kept next to it (the same name always gets the same id, in the order
- * names first reach it). A process takes its documents in input order, a batch at a time, and
- * decides each batch with `RedisSimHashIndex.decideMany`, which holds the index's lock from its
- * query to its last write: the batches of all processes are decided one after another, each
- * seeing every document kept before it. So every removed document is within the distance of a
- * kept one, and no two kept documents are within it of each other, whichever processes read
- * them (unless a process holds the lock past its expiry, which fails that run).
+ * The shared index holds what every process that used it decided, under global ids from a name
+ * registry kept next to it (the same name always gets the same id, in the order names first
+ * reach it). A process takes its documents in input order, a batch at a time, and decides each
+ * batch with the index's `decideMany`, which holds the index's lock from its first read to its
+ * last write: the batches of all processes are decided one after another, each seeing every
+ * document decided before it. So the decisions are those of one run over every process's
+ * documents in the order their batches were decided, whichever processes read them (unless a
+ * process holds the lock past its expiry, which fails that run).
  */
 
 import type { Cluster, Redis } from 'ioredis';
 import { connectRedis } from '../redis/connect.js';
 import { RedisSimHashIndex } from '../redis/redis-index.js';
+import { RedisTextIndex } from '../redis/redis-text-index.js';
 import type { SharedIndex } from './args.js';
 import type { Fingerprinted } from './fingerprints.js';
 import type { Group, Grouped } from './group.js';
+import type { Sketched } from './text-sketches.js';
 
 /** Documents decided per turn of the lock. */
 const BATCH = 2000;
 
 /**
  * Gives each name an id: the one it has, or the next free one. The registry also keeps each
- * id's name and latest fingerprint, for the processes that find the id as a representative.
- * KEYS: names hash, ids hash, id counter; ARGV: 16 hex digits of fingerprint + name, each.
+ * id's record (what the processes that find the id as a representative need: its name, after
+ * the fingerprint's 16 hex digits for SimHash). KEYS: names hash, ids hash, id counter; ARGV:
+ * the characters before the name in each record, then the records.
  */
 const REGISTER = `
+local skip = tonumber(ARGV[1])
 local out = {}
-for i = 1, #ARGV do
-  local name = string.sub(ARGV[i], 17)
+for i = 2, #ARGV do
+  local name = string.sub(ARGV[i], skip + 1)
   local id = redis.call('HGET', KEYS[1], name)
   if not id then
     id = redis.call('INCR', KEYS[3]) - 1
@@ -37,31 +42,29 @@ for i = 1, #ARGV do
     redis.call('HSET', KEYS[1], name, id)
   end
   redis.call('HSET', KEYS[2], id, ARGV[i])
-  out[i] = tonumber(id)
+  out[i - 1] = tonumber(id)
 end
 return out
 `;
 
-/** The report's documents (own ones first, then the representatives other processes added) and decisions. */
+/** Characters before the name in a SimHash index's records: the fingerprint in hex. */
+const FINGERPRINT_DIGITS = 16;
+
+/** The report's documents (own ones first, then the representatives other processes added) and decisions, by SimHash. */
 export async function sharedDecisions(
   own: Fingerprinted,
   shared: SharedIndex,
   distance: number,
 ): Promise<{ fingerprinted: Fingerprinted; grouped: Grouped }> {
-  const first = new Map<string, number>();
-  own.ids.forEach((name, k) => {
-    const earlier = first.get(name);
-    // One name, one entry of the shared index: two documents cannot share it.
-    if (earlier !== undefined) throw new Error(`--redis: documents ${earlier + 1} and ${k + 1} are both named '${name}'; the shared index knows documents by name (give --id a field that is unique)`);
-    first.set(name, k);
-  });
+  checkUniqueNames(own.ids);
   const client = await connectRedis(shared.url);
   try {
     const index = await RedisSimHashIndex.open({ client, name: shared.index, distance });
     if (index.distance !== distance) {
       throw new RangeError(`shared index '${shared.index}' answers up to distance ${index.distance}; run with --distance ${index.distance} or another --index`);
     }
-    const ids = await register(client, shared.index, own);
+    const keys = registryKeys(`simhash:{${shared.index}}`);
+    const ids = await register(client, keys, FINGERPRINT_DIGITS, own.ids, (k) => `${hex(own.fingerprints[k]!)}${own.ids[k]}`);
     const representativeId = new Uint32Array(ids.length);
     const bits = new Uint8Array(ids.length);
     for (let start = 0; start < ids.length; start += BATCH) {
@@ -70,65 +73,180 @@ export async function sharedDecisions(
       representativeId.set(decided.representative, start);
       bits.set(decided.distance, start);
     }
-    return await report(client, shared.index, own, ids, representativeId, bits);
+    const { names, foreign, representative } = await namesOf(client, shared.index, keys, FINGERPRINT_DIGITS, own.ids, ids, representativeId);
+    const fingerprints = new BigUint64Array(names.length);
+    fingerprints.set(own.fingerprints);
+    foreign.forEach((record, k) => (fingerprints[own.ids.length + k] = BigInt(`0x${record.slice(0, 16)}`)));
+    const groups = groupsOf(representative).map((members): Group => ({ members, bits: Uint8Array.from(members, (m, k) => (k === 0 ? 0 : bits[m]!)) }));
+    const scores = [...own.scores, ...foreign.map(() => 0)];
+    return { fingerprinted: { fingerprints, ids: names, scores, featureless: own.featureless, featurelessAt: own.featurelessAt }, grouped: { groups, representative } };
   } finally {
     client.disconnect();
   }
 }
 
-function registryKeys(index: string): string[] {
-  return [`simhash:{${index}}:names`, `simhash:{${index}}:ids`, `simhash:{${index}}:next`];
+/**
+ * {@link sharedDecisions} by the default rule, against a `RedisTextIndex`. Each document is
+ * decided once: one an earlier run decided (its id is kept in the index, or recorded as removed
+ * beside it) is answered as it was then, not decided again, since the rule counts every text it
+ * decides.
+ */
+export async function sharedTextDecisions(own: Sketched, shared: SharedIndex): Promise<{ fingerprinted: Fingerprinted; grouped: Grouped }> {
+  checkUniqueNames(own.ids);
+  const texts = own.texts!;
+  const client = await connectRedis(shared.url);
+  try {
+    const index = await RedisTextIndex.open({ client, name: shared.index });
+    try {
+      const keys = registryKeys(`textindex:{${shared.index}}`);
+      const ids = await register(client, keys, 0, own.ids, (k) => own.ids[k]!);
+      const representativeId = new Uint32Array(ids.length);
+      const similarity = new Float64Array(ids.length);
+      for (let start = 0; start < ids.length; start += BATCH) {
+        const end = Math.min(ids.length, start + BATCH);
+        await decideOnce(client, keys[3]!, index, ids, texts, start, end, representativeId, similarity);
+      }
+      const { names, foreign, representative } = await namesOf(client, shared.index, keys, 0, own.ids, ids, representativeId);
+      const groups = groupsOf(representative).map(
+        (members): Group => ({ members, bits: new Uint8Array(members.length), similarity: Float64Array.from(members, (m, k) => (k === 0 ? 1 : similarity[m]!)) }),
+      );
+      const scores = [...own.scores, ...foreign.map(() => 0)];
+      return {
+        fingerprinted: { fingerprints: new BigUint64Array(0), ids: names, scores, featureless: own.featureless, featurelessAt: own.featurelessAt },
+        grouped: { groups, representative },
+      };
+    } finally {
+      index.close();
+    }
+  } finally {
+    client.disconnect();
+  }
 }
 
-async function register(client: Redis | Cluster, index: string, own: Fingerprinted): Promise<Uint32Array> {
-  const ids = new Uint32Array(own.ids.length);
+/**
+ * Decides documents `start .. end` into `representativeId` and `similarity`: those an earlier run
+ * decided are answered as then — kept when a kept text holds the id, removed as recorded in the
+ * hash `removedKey` — and the others decided, their removals recorded. The check and the decision
+ * are two calls: a batch refused because another process took an id in between is checked again.
+ * A run stopped between a decision and its record leaves those documents to be decided again.
+ */
+async function decideOnce(
+  client: Redis | Cluster,
+  removedKey: string,
+  index: RedisTextIndex,
+  ids: Uint32Array,
+  texts: readonly string[],
+  start: number,
+  end: number,
+  representativeId: Uint32Array,
+  similarity: Float64Array,
+): Promise<void> {
+  const batch = Array.from(ids.subarray(start, end));
+  for (;;) {
+    const [held, recorded] = await Promise.all([Promise.all(batch.map((id) => index.has(id))), client.hmget(removedKey, ...batch.map(String))]);
+    const fresh: number[] = [];
+    batch.forEach((id, q) => {
+      const record = recorded[q];
+      if (held[q]) {
+        representativeId[start + q] = id;
+        similarity[start + q] = 1;
+      } else if (record !== null && record !== undefined) {
+        const [kept, value] = record.split(' ');
+        representativeId[start + q] = Number(kept);
+        similarity[start + q] = Number(value);
+      } else {
+        fresh.push(start + q);
+      }
+    });
+    let decided;
+    try {
+      decided = await index.decideMany(Uint32Array.from(fresh, (k) => ids[k]!), fresh.map((k) => texts[k]!));
+    } catch (error) {
+      if (error instanceof RangeError && /is held by a kept text/.test(error.message)) continue;
+      throw error;
+    }
+    const removals: string[] = [];
+    fresh.forEach((k, q) => {
+      representativeId[k] = decided.representative[q]!;
+      similarity[k] = decided.similarity[q]!;
+      if (decided.representative[q] !== ids[k]) removals.push(String(ids[k]), `${decided.representative[q]} ${decided.similarity[q]}`);
+    });
+    if (removals.length > 0) await client.hset(removedKey, ...removals);
+    return;
+  }
+}
+
+/** Refuses two documents of one name: the shared index knows documents by name. */
+function checkUniqueNames(names: readonly string[]): void {
+  const first = new Map<string, number>();
+  names.forEach((name, k) => {
+    const earlier = first.get(name);
+    if (earlier !== undefined) throw new Error(`--redis: documents ${earlier + 1} and ${k + 1} are both named '${name}'; the shared index knows documents by name (give --id a field that is unique)`);
+    first.set(name, k);
+  });
+}
+
+/**
+ * The registry's keys under `prefix` (the index's, so they share its hash slot): names → ids,
+ * ids → records, the next id, and (for the text index) removed ids → their representative.
+ */
+function registryKeys(prefix: string): string[] {
+  return [`${prefix}:names`, `${prefix}:ids`, `${prefix}:next`, `${prefix}:removed`];
+}
+
+/** Each name's id, registering `record(k)` (`skip` characters, then the name) for document k. */
+async function register(client: Redis | Cluster, keys: readonly string[], skip: number, names: readonly string[], record: (k: number) => string): Promise<Uint32Array> {
+  const ids = new Uint32Array(names.length);
   for (let start = 0; start < ids.length; start += BATCH) {
-    const entries = own.ids.slice(start, start + BATCH).map((name, k) => `${hex(own.fingerprints[start + k]!)}${name}`);
-    const reply = (await client.eval(REGISTER, 3, ...registryKeys(index), ...entries)) as number[];
+    const entries = names.slice(start, start + BATCH).map((_, k) => record(start + k));
+    const reply = (await client.eval(REGISTER, 3, ...keys.slice(0, 3), String(skip), ...entries)) as number[];
     ids.set(reply, start);
   }
   return ids;
 }
 
-/** The decisions as groups, with representatives other processes kept looked up by id. */
-async function report(
+/**
+ * The report's names (own documents, then representatives other processes kept, looked up in the
+ * registry), the records of those others, and each own document's representative as a position.
+ */
+async function namesOf(
   client: Redis | Cluster,
   index: string,
-  own: Fingerprinted,
+  keys: readonly string[],
+  skip: number,
+  own: readonly string[],
   ids: Uint32Array,
   representativeId: Uint32Array,
-  bits: Uint8Array,
-): Promise<{ fingerprinted: Fingerprinted; grouped: Grouped }> {
+): Promise<{ names: string[]; foreign: string[]; representative: Uint32Array }> {
   const position = new Map<number, number>();
   ids.forEach((id, k) => position.set(id, k));
-  const foreign = Array.from(new Set(Array.from(representativeId).filter((id) => !position.has(id))));
-  const records = foreign.length === 0 ? [] : await client.hmget(registryKeys(index)[1]!, ...foreign.map(String));
-  const names = [...own.ids];
-  const fingerprints = new BigUint64Array(own.ids.length + foreign.length);
-  fingerprints.set(own.fingerprints);
-  foreign.forEach((id, k) => {
+  const foreignIds = Array.from(new Set(Array.from(representativeId).filter((id) => !position.has(id))));
+  const records = foreignIds.length === 0 ? [] : await client.hmget(keys[1]!, ...foreignIds.map(String));
+  const names = [...own];
+  const foreign = foreignIds.map((id, k) => {
     const record = records[k];
     if (record === null || record === undefined) throw new Error(`shared index '${index}' has no name for id ${id}`);
     position.set(id, names.length);
-    fingerprints[names.length] = BigInt(`0x${record.slice(0, 16)}`);
-    names.push(record.slice(16));
+    names.push(record.slice(skip));
+    return record;
   });
   // This process's documents only: the others' kept documents are named, not decided on here.
-  const representative = new Uint32Array(ids.length);
-  for (let k = 0; k < ids.length; k++) representative[k] = position.get(representativeId[k]!)!;
+  const representative = Uint32Array.from(representativeId, (id) => position.get(id)!);
+  return { names, foreign, representative };
+}
+
+/** The groups of decisions: each kept document with those removed for it, by the kept one's position. */
+function groupsOf(representative: Uint32Array): Uint32Array[] {
   const members = new Map<number, number[]>();
-  for (let k = 0; k < ids.length; k++) {
-    const kept = representative[k]!;
-    if (kept === k) continue;
+  representative.forEach((kept, k) => {
+    if (kept === k) return;
     const list = members.get(kept);
     if (list === undefined) members.set(kept, [k]);
     else list.push(k);
-  }
-  const groups = Array.from(members.entries())
+  });
+  return Array.from(members.entries())
     .sort((a, b) => a[0] - b[0])
-    .map(([kept, removed]): Group => ({ members: Uint32Array.from([kept, ...removed]), bits: Uint8Array.from([0, ...removed.map((k) => bits[k]!)]) }));
-  const scores = [...own.scores, ...foreign.map(() => 0)];
-  return { fingerprinted: { fingerprints, ids: names, scores, featureless: own.featureless, featurelessAt: own.featurelessAt }, grouped: { groups, representative } };
+    .map(([kept, removed]) => Uint32Array.from([kept, ...removed]));
 }
 
 function hex(value: bigint): string {

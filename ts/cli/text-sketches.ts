@@ -22,6 +22,8 @@ export interface Sketched {
    * (input order when undefined); frees the sketches.
    */
   readonly decide: (priority: Float64Array | undefined) => MinHashDecisions;
+  /** The texts of the documents with words (`ids[i]`'s is `texts[i]`), when the collector kept them for a shared index. */
+  readonly texts?: readonly string[];
 }
 
 /** A batch is sketched once it holds this many documents... */
@@ -29,13 +31,21 @@ const BATCH_DOCUMENTS = 1024;
 /** ...or this many UTF-16 code units of text, whichever comes first. */
 const BATCH_CHARS = 8 << 20;
 
-/** Collects documents and sketches them a batch at a time. */
+/**
+ * Collects documents and sketches them a batch at a time; with `keepTexts` (for `--redis`, where
+ * the shared index takes the texts themselves) it also keeps the texts of those with words.
+ */
 export class TextSketchCollector {
   readonly #sketches = new TextSketches();
+  readonly #kept: string[] | undefined;
   #texts: string[] = [];
   #chars = 0;
   readonly #ids: string[] = [];
   readonly #scores: number[] = [];
+
+  constructor(options: { keepTexts?: boolean } = {}) {
+    this.#kept = options.keepTexts === true ? [] : undefined;
+  }
 
   /** Adds a document; its text is released once its batch is sketched. */
   add(id: string, text: string, score = 0): void {
@@ -60,6 +70,7 @@ export class TextSketchCollector {
       scores: positions.map((p) => this.#scores[p]!),
       featureless: [...wordless].map((p) => this.#ids[p]!),
       featurelessAt: [...wordless],
+      ...(this.#kept === undefined ? {} : { texts: positions.map((p) => this.#kept![p]!) }),
       decide: (priority) => {
         try {
           // Documents without words are kept and compared with none, wherever they are taken.
@@ -84,6 +95,7 @@ export class TextSketchCollector {
   #flush(): void {
     if (this.#texts.length === 0) return;
     this.#sketches.add(this.#texts);
+    this.#kept?.push(...this.#texts);
     this.#texts = [];
     this.#chars = 0;
   }

@@ -7,9 +7,9 @@ export const USAGE = `usage: simhash-wasm dedup <files | directories | -> [--met
            [--keep first|last|longest|shortest|newest|oldest] [--groups decisions|components]
            [--json | --removed [--null]] [--include GLOB] [--exclude GLOB]
            [--jsonl [--field F] [--id F] [--keep-field F] [--output FILE]]
-           [--max-bytes N] [--threads N]
+           [--max-bytes N] [--threads N] [--redis URL [--index NAME]]
        simhash-wasm dedup ... --method simhash [--distance N] [--unit word|char] [--size N]
-           [--weighting binary|tf] [--redis URL [--index NAME]]
+           [--weighting binary|tf]
        simhash-wasm dedup ... --method minhash [--threshold J] [--unit word|char] [--size N]`;
 
 /** The full `--help` text. */
@@ -84,10 +84,11 @@ Options
                       five to eleven times the largest document read (docs/cli.md)
   --threads N         worker threads that fingerprint and group, 1..256 (default: one per
                       available core); the output is the same for every N
-  --redis URL         simhash: dedup against a shared index in Redis or Redis Cluster
-                      (redis://host:port of any node): a document is removed when the
-                      index holds a kept document within --distance, else it is kept and
-                      added; processes take turns a batch at a time (needs ioredis)
+  --redis URL         adaptive or simhash: dedup against a shared index in Redis or
+                      Redis Cluster (redis://host:port of any node): each document is
+                      decided by the method's rule against every document any process
+                      decided before it; processes take turns a batch at a time (needs
+                      ioredis)
   --index NAME        the shared index (default dedup); processes naming the same index
                       decide against every document any of them kept
   -h, --help          print this help
