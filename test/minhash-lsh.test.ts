@@ -237,3 +237,62 @@ describe('MinHashLSH', () => {
     expect(() => new pure.MinHashLSH({ numPerm: 0 })).toThrow(/options.numPerm/);
   });
 });
+
+describe('MinHashLSH.decideMany', () => {
+  it('decides any split of a stream into batches as decideMinHash over the whole stream', () => {
+    fc.assert(
+      fc.property(families, lshOptions, fc.array(fc.integer({ min: 0, max: 7 }), { minLength: 1, maxLength: 30 }), (sets, options, cuts) => {
+        // Empty batches included; some batch must take texts.
+        fc.pre(cuts.some((cut) => cut > 0));
+        // Shuffled so that a family's members arrive apart, the edited ones sometimes first.
+        const order = sets.map((_, i) => i).sort((a, b) => ((a * 7919) % 97) - ((b * 7919) % 97));
+        const sigs = signaturesOf(order.map((i) => sets[i]!));
+        const n = order.length;
+        const plan = { numPerm: K, ...options };
+        const expected = wasm.decideMinHash(sigs, plan);
+        for (const api of [wasm, pure]) {
+          const index = new api.MinHashLSH(plan);
+          const representative = new Uint32Array(n);
+          const similarity = new Float64Array(n);
+          let start = 0;
+          for (let c = 0; start < n; c++) {
+            const end = Math.min(n, start + cuts[c % cuts.length]!);
+            // Ids 1000 + position: decisions name ids, not positions.
+            const ids = Uint32Array.from({ length: end - start }, (_, q) => 1000 + start + q);
+            const got = index.decideMany(ids, sigs.subarray(start * K, end * K));
+            representative.set(got.representative, start);
+            similarity.set(got.similarity, start);
+            start = end;
+          }
+          expect(Array.from(representative, (id) => id - 1000)).toEqual(Array.from(expected.representative));
+          expect(similarity).toEqual(expected.similarity);
+          expect(index.size).toBe(Array.from(expected.representative).filter((r, i) => r === i).length);
+        }
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('ties go to the signature added first, and 20,000 identical signatures cost one candidate each', () => {
+    const index = new wasm.MinHashLSH({ numPerm: K, threshold: 0.5, bands: 4, rows: 2 });
+    const same = signaturesOf([Array.from({ length: 40 }, (_, i) => BigInt(i + 1))]);
+    index.add(9, same);
+    index.add(3, same);
+    expect(Array.from(index.decideMany(Uint32Array.of(5), same).representative)).toEqual([9]);
+    const many = new Uint32Array(20_000 * K);
+    for (let q = 0; q < 20_000; q++) many.set(same, q * K);
+    const decided = index.decideMany(Uint32Array.from({ length: 20_000 }, (_, q) => 100 + q), many);
+    expect(decided.representative.every((id) => id === 9)).toBe(true);
+    expect(index.size).toBe(2);
+  });
+
+  it('refuses ids it holds or the batch names twice, before deciding anything', () => {
+    const index = new pure.MinHashLSH({ numPerm: K });
+    const sigs = signaturesOf([[1n, 2n, 3n], [4n, 5n, 6n]]);
+    index.add(1, sigs.subarray(0, K));
+    expect(() => index.decideMany(Uint32Array.of(2, 1), sigs)).toThrow(/ids\[1\] = 1 is held by the index/);
+    expect(() => index.decideMany(Uint32Array.of(2, 2), sigs)).toThrow(/ids\[1\] = 2 is named twice/);
+    expect(() => index.decideMany([2, 3] as never, sigs)).toThrow(TypeError);
+    expect(index.size).toBe(1);
+  });
+});

@@ -9,6 +9,7 @@
  * costs the same however many share its band. Removed slots are reused.
  */
 
+import type { MinHashDecisions } from './decide.js';
 import { bandEqual, bandKey, equalPositions, minEqual } from './minhash-bands.js';
 import { decodeMinHashLsh, encodeMinHashLsh } from './minhash-format.js';
 import { checkInteger, checkSignatures } from './minhash-options.js';
@@ -104,6 +105,9 @@ export class MinHashLSH {
   /** `prev[slot·bands + band]`: the slot before in the band's chain, or `NO_SLOT` at its head. */
   #prev: Int32Array;
   #stamp: Uint32Array;
+  /** `taken[slot]`: when its signature was added (a count), so that ties go to the one kept first. */
+  #taken: Float64Array;
+  #added = 0;
   #query = 0;
   #slots = 0;
   readonly #free: number[] = [];
@@ -127,6 +131,7 @@ export class MinHashLSH {
     this.#next = new Int32Array(16 * this.bands);
     this.#prev = new Int32Array(16 * this.bands);
     this.#stamp = new Uint32Array(16);
+    this.#taken = new Float64Array(16);
     this.#tables = Array.from({ length: this.bands }, () => new BandTable());
   }
 
@@ -142,7 +147,7 @@ export class MinHashLSH {
 
   #grow(): void {
     const capacity = this.#ids.length * 2;
-    const grow = <T extends Uint32Array | Int32Array>(old: T, length: number, make: (n: number) => T): T => {
+    const grow = <T extends Uint32Array | Int32Array | Float64Array>(old: T, length: number, make: (n: number) => T): T => {
       const fresh = make(length);
       fresh.set(old);
       return fresh;
@@ -152,6 +157,7 @@ export class MinHashLSH {
     this.#next = grow(this.#next, capacity * this.bands, (n) => new Int32Array(n));
     this.#prev = grow(this.#prev, capacity * this.bands, (n) => new Int32Array(n));
     this.#stamp = grow(this.#stamp, capacity, (n) => new Uint32Array(n));
+    this.#taken = grow(this.#taken, capacity, (n) => new Float64Array(n));
   }
 
   /**
@@ -190,6 +196,7 @@ export class MinHashLSH {
     const k = this.numPerm;
     this.#signatures.set(source.subarray(at, at + k), slot * k);
     this.#ids[slot] = id;
+    this.#taken[slot] = ++this.#added;
     this.#slotOf.set(id, slot);
     for (let band = 0; band < this.bands; band++) {
       const table = this.#tables[band]!;
@@ -322,6 +329,73 @@ export class MinHashLSH {
     }
     const { ids, similarities } = this.#result(found, equal);
     return { offsets, ids, similarities };
+  }
+
+  /**
+   * The online rule of `decideMinHash` at the index's threshold: decides `signatures` (one per
+   * id, back to back) in order, each against the signatures the index holds and those kept
+   * before it in the batch. Signature q is removed as a near-duplicate of the most similar one
+   * that shares a band with it and reaches the threshold (ties to the one added first; an index
+   * made by `deserialize` added its signatures by ascending id), or kept and added under
+   * `ids[q]`. `representative[q]` is that id, or `ids[q]` when kept; `similarity[q]` the
+   * estimated similarity, or 1. Over an index that holds only what earlier calls kept, calls
+   * over any split of a stream decide as `decideMinHash` over the whole stream with the same plan.
+   *
+   * @throws {TypeError | RangeError} for bad ids or signatures, or an id the index holds or the
+   * batch names twice, before changing anything.
+   */
+  decideMany(ids: Uint32Array, signatures: Uint32Array): MinHashDecisions {
+    if (!(ids instanceof Uint32Array)) throw new TypeError(`ids must be a Uint32Array, got ${describe(ids)}`);
+    const n = checkSignatures(signatures, this.numPerm);
+    if (n !== ids.length) throw new RangeError(`signatures must hold one signature per id (${ids.length}), got ${n}`);
+    const batch = new Set<number>();
+    ids.forEach((id, q) => {
+      if (this.#slotOf.has(id)) throw new RangeError(`ids[${q}] = ${id} is held by the index: ids must be new (remove it first to reuse its id)`);
+      if (batch.has(id)) throw new RangeError(`ids[${q}] = ${id} is named twice in the batch: ids must be distinct`);
+      batch.add(id);
+    });
+    const k = this.numPerm;
+    const needed = minEqual(this.threshold, k);
+    const representative = new Uint32Array(n);
+    const similarity = new Float64Array(n);
+    for (let q = 0; q < n; q++) {
+      const { slot, equal } = this.#closest(signatures, q * k, needed);
+      if (slot < 0) {
+        this.#insert(ids[q]!, signatures, q * k);
+        representative[q] = ids[q]!;
+        similarity[q] = 1;
+      } else {
+        representative[q] = this.#ids[slot]!;
+        similarity[q] = equal / k;
+      }
+    }
+    return { representative, similarity };
+  }
+
+  /** The slot most similar to the signature at `at` of `query` among those sharing a band with it, at least `needed` positions equal (ties to the one added first); -1 for none. */
+  #closest(query: Uint32Array, at: number, needed: number): { slot: number; equal: number } {
+    const k = this.numPerm;
+    if (++this.#query === 0x1_0000_0000) {
+      this.#stamp.fill(0);
+      this.#query = 1;
+    }
+    const stamp = this.#query;
+    let best = -1;
+    let bestEqual = -1;
+    for (let band = 0; band < this.bands; band++) {
+      const table = this.#tables[band]!;
+      const entry = table.find(bandKey(query, at, band, this.rows) | 0);
+      for (let slot = table.head(entry); slot >= 0; slot = this.#next[slot * this.bands + band]!) {
+        if (this.#stamp[slot] === stamp || !bandEqual(query, at, this.#signatures, slot * k, band, this.rows)) continue;
+        this.#stamp[slot] = stamp;
+        const e = equalPositions(query, at, this.#signatures, slot * k, k);
+        if (e >= needed && (e > bestEqual || (e === bestEqual && this.#taken[slot]! < this.#taken[best]!))) {
+          best = slot;
+          bestEqual = e;
+        }
+      }
+    }
+    return { slot: best, equal: bestEqual };
   }
 
   /** The index as bytes (format v1, docs/specifications.md), the same from both entries for the same content. */
