@@ -131,7 +131,7 @@ describe('dedup --redis', () => {
   it('decides by the default rule through a RedisTextIndex: from one process as the plain command, from four at once as one run in the order of the log', async () => {
     const api = await import('../../ts/index.js');
     await api.init();
-    const { decodeEntry } = await import('../../ts/redis/text-log.js');
+    const { decodeEntry } = await import('../../ts/redis/log-format.js');
     // Real short lines with their recorded edits and some exact copies, shuffled.
     const rows = readFileSync(join(root, 'quality', 'sets', 'short-lines.jsonl'), 'utf8').trim().split('\n').slice(0, 300)
       .map((line) => JSON.parse(line) as { id: string; text: string; edit1: string; edit2: string });

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import type { Cluster, Redis } from 'ioredis';
 import { TextIndex, decideTexts, init } from '../../ts/index.js';
 import { RedisIndexError, RedisTextIndex, connectRedis } from '../../ts/redis/index.js';
-import { decodeEntry } from '../../ts/redis/text-log.js';
+import { decodeEntry } from '../../ts/redis/log-format.js';
 import { SplitMix64 } from '../oracle.js';
 import { clientOf, uniqueName, useServers } from './servers.js';
 
@@ -48,7 +48,7 @@ async function loggedOrder(client: Redis | Cluster, name: string): Promise<{ ids
     const { entry } = decodeEntry(bytes, key, position);
     if (entry.kind !== 'decided') throw new Error(`unexpected ${entry.kind} entry`);
     out.ids.push(...entry.ids);
-    out.texts.push(...entry.texts);
+    out.texts.push(...entry.items.map((item) => item.toString('utf8')));
     out.representative.push(...entry.representative);
   });
   return out;

@@ -6,7 +6,8 @@
  */
 
 export { RedisSimHashIndex, type RedisSimHashIndexOptions } from './redis-index.js';
-export { RedisTextIndex, type RedisTextIndexOptions, type TextRepairReport } from './redis-text-index.js';
+export { RedisTextIndex, type RedisTextIndexOptions } from './redis-text-index.js';
+export type { LogRepairReport } from './shared-log.js';
 export type { TextQueryResult } from '../shared/text-index.js';
 export type { MinHashDecisions } from '../shared/decide.js';
 export { RedisIndexError, type RedisIndexErrorKind } from './errors.js';

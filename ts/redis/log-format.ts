@@ -1,14 +1,15 @@
 /**
- * The shared log of a `RedisTextIndex`: every change made to the index, in the one order every
- * process applies it. The default rule weighs a text's words by how many texts before it hold
- * them, so a decision depends on every text decided before it, not only on the kept texts it
- * resembles: the state that decides is the whole history, and the log is that history.
+ * The format of a shared log in Redis (`shared-log.ts`): every change made to an index, in the
+ * one order every process applies it. The default rule weighs a text's words by how many texts
+ * before it hold them, so a decision depends on every text decided before it, not only on the
+ * kept texts it resembles: the state that decides is the whole history, and the log is that
+ * history (and MinHash, whose decisions do not depend on it, is shared the same way).
  *
  * An entry is `prev (16 bytes) · self (16 bytes) · body`, where `self` is the first 16 bytes of
  * SHA-256 over `prev · body` and `prev` the `self` of the entry before it (16 zero bytes for the
  * first). A body is a kind byte, a count n (u32, little-endian) and n ids (u32); a decided batch
- * then holds the n representatives its writer decided; decided and added batches then hold n text
- * lengths in bytes (u32) and the texts as UTF-8. So an entry whose bytes were changed fails its
+ * then holds the n representatives its writer decided; decided and added batches then hold n item
+ * lengths in bytes (u32) and the items (a text as UTF-8, a signature as its u32s). So an entry whose bytes were changed fails its
  * own `self`, and a log rewritten under a reader (writes lost in a failover, a repair) fails the
  * reader's chain at the first entry it did not have.
  */
@@ -25,18 +26,18 @@ export const GENESIS: Buffer = Buffer.alloc(CHAIN_BYTES);
 export interface DecidedEntry {
   readonly kind: 'decided';
   readonly ids: Uint32Array;
-  readonly texts: readonly string[];
+  readonly items: readonly Buffer[];
   readonly representative: Uint32Array;
 }
 
-/** Texts kept without being judged (`addMany`). */
+/** Items kept without being judged (`addMany`). */
 export interface AddedEntry {
   readonly kind: 'added';
   readonly ids: Uint32Array;
-  readonly texts: readonly string[];
+  readonly items: readonly Buffer[];
 }
 
-/** Kept texts removed (`remove`). */
+/** Kept items removed (`remove`). */
 export interface RemovedEntry {
   readonly kind: 'removed';
   readonly ids: Uint32Array;
@@ -62,7 +63,7 @@ function chain(prev: Buffer, body: Buffer): Buffer {
 /** `entry` as log bytes after the entry whose chain value is `prev`. */
 export function encodeEntry(prev: Buffer, entry: LogEntry): Buffer {
   const n = entry.ids.length;
-  const texts = entry.kind === 'removed' ? [] : entry.texts.map((text) => Buffer.from(text, 'utf8'));
+  const texts = entry.kind === 'removed' ? [] : entry.items;
   const words = 1 + n * (entry.kind === 'decided' ? 3 : entry.kind === 'added' ? 2 : 1);
   const body = Buffer.alloc(1 + 4 * words + texts.reduce((sum, text) => sum + text.length, 0));
   body[0] = KINDS.indexOf(entry.kind);
@@ -108,15 +109,15 @@ export function decodeEntry(bytes: Buffer, key: string, position: number): ReadE
   }
   const representative = kind === 'decided' ? numbers(5 + 4 * n) : undefined;
   const lengths = numbers(5 + 4 * n * (kind === 'decided' ? 2 : 1));
-  const texts: string[] = [];
+  const items: Buffer[] = [];
   let at = 1 + 4 * words;
   for (const length of lengths) {
-    if (at + length > body.length) throw corrupt(`texts longer than the entry's ${body.length} bytes`);
-    texts.push(body.toString('utf8', at, at + length));
+    if (at + length > body.length) throw corrupt(`items longer than the entry's ${body.length} bytes`);
+    items.push(body.subarray(at, at + length));
     at += length;
   }
-  if (at !== body.length) throw corrupt(`${body.length - at} bytes after its texts`);
-  return { prev, self, entry: representative === undefined ? { kind: 'added', ids, texts } : { kind: 'decided', ids, texts, representative } };
+  if (at !== body.length) throw corrupt(`${body.length - at} bytes after its items`);
+  return { prev, self, entry: representative === undefined ? { kind: 'added', ids, items } : { kind: 'decided', ids, items, representative } };
 }
 
 /**

@@ -1,0 +1,564 @@
+/**
+ * The machinery every index shared through a log in Redis has in common (`RedisTextIndex`,
+ * `RedisMinHashIndex`): a method's in-memory index as this process's replica, brought to the
+ * log's end before every call; writes under the index's lock, applied to the replica and appended
+ * to the log; resumable writes, rebuilt replicas, corrupt keys named, `repair()`. A method adds
+ * only its replica (how it decides, adds and removes items given as bytes) and its public class.
+ */
+
+import type { Cluster, Redis } from 'ioredis';
+import type { MinHashDecisions } from '../shared/decide.js';
+import { describe } from '../shared/validate.js';
+import { CorruptKey, RedisIndexError, indexError } from './errors.js';
+import { withLock } from './lock.js';
+import { checkReplicas, connectionsBefore, waitForReplicas } from './replicas.js';
+import { Deadline, send } from './requests.js';
+import { Script } from './scripts.js';
+import { APPEND, CHAIN_BYTES, DESCRIBE, GENESIS, HEAD, TRUNCATE, decodeEntry, encodeEntry, type LogEntry } from './log-format.js';
+
+/**
+ * This process's copy of an index, as a method keeps it in memory. Items travel as bytes (one
+ * `Buffer` each): the replica reads them as its method's texts or signatures.
+ */
+export interface Replica {
+  /** The method's `decideMany` over `items`; throws a `RangeError` for an id it holds. */
+  decideMany(ids: Uint32Array, items: readonly Buffer[]): MinHashDecisions;
+  /** The method's `addMany`. */
+  addMany(ids: Uint32Array, items: readonly Buffer[]): void;
+  remove(id: number): boolean;
+  has(id: number): boolean;
+  readonly size: number;
+  free(): void;
+}
+
+/** The settings of {@link SharedLog.open} every shared index takes. */
+export interface SharedLogSettings<R extends Replica> {
+  readonly client: Redis | Cluster;
+  readonly name: string;
+  /** Keys are `${prefix}:{name}:…`. */
+  readonly prefix: string;
+  /** What the index's description must hold (format, rule, the method's settings): created so when absent, else compared. */
+  readonly description: Readonly<Record<string, string>>;
+  /** Fields of `description` a caller gave, to be compared with an existing index (the others may differ: defaults). */
+  readonly given: ReadonlySet<string>;
+  readonly replicas: number;
+  readonly replicaTimeout: number;
+  readonly timeout: number;
+  readonly lockFor: number;
+  /** What an item is called in errors: `'text'`, `'signature'`. */
+  readonly noun: string;
+  /** The operation's name in errors, e.g. `'RedisTextIndex.open'`. */
+  readonly operation: string;
+  /** A new, empty replica for the stored description. */
+  readonly replica: (description: Readonly<Record<string, string>>) => R;
+}
+
+/** What {@link SharedLog.repair} found and did. */
+export interface LogRepairReport {
+  /** Entries of the log that were read and kept. */
+  readonly entries: number;
+  /** Entries cut from the log's end: the first unreadable one and every one after it. */
+  readonly dropped: number;
+  /** Whether the head (the log's last chain value) disagreed with the log and was set. */
+  readonly head: boolean;
+}
+
+/** Items, and bytes of items, of one log entry: a batch larger than this goes as several. */
+const ENTRY_ITEMS = 2048;
+const ENTRY_BYTES = 1 << 20;
+/** Entries read by the first request while catching up (each at most about 1 MB)… */
+const READ_ENTRIES = 16;
+/** …and then as many as make about this many bytes, up to {@link MOST_READ_ENTRIES}. */
+const READ_BYTES = 8 << 20;
+const MOST_READ_ENTRIES = 4096;
+
+const APPEND_SCRIPT = new Script(APPEND);
+const HEAD_SCRIPT = new Script(HEAD);
+const TRUNCATE_SCRIPT = new Script(TRUNCATE);
+const DESCRIBE_SCRIPT = new Script(DESCRIBE);
+
+/** A batch being written: its answers so far, and the entries of it appended, in order (`to`: the batch's items up to it). */
+interface Recent {
+  readonly kind: 'decided' | 'added';
+  readonly ids: Uint32Array;
+  readonly items: readonly Buffer[];
+  readonly representative: Uint32Array;
+  readonly similarity: Float64Array;
+  readonly stored: { position: number; self: Buffer; to: number }[];
+}
+
+/** The log's state as a reader saw it: its length and last chain value. */
+interface Head {
+  readonly length: number;
+  readonly chain: Buffer;
+}
+
+/**
+ * One index's log in Redis and this process's replica of it. Calls of one object take turns on
+ * the replica; calls of all processes are applied in the log's order.
+ */
+export class SharedLog<R extends Replica> {
+  /** The description stored with the index. */
+  readonly description: Readonly<Record<string, string>>;
+  readonly #settings: SharedLogSettings<R>;
+  readonly #client: Redis | Cluster;
+  readonly #keys: { log: string; head: string; lock: string };
+  readonly #make: () => R;
+  /** The replica and the log position it has reached. */
+  #local: R;
+  #length = 0;
+  #chain: Buffer = GENESIS;
+  /** The replica holds the log's last entry as this process wrote it, not yet seen in Redis. */
+  #unconfirmed = false;
+  /** The replica may hold what no entry says (a change to it failed part-way): rebuild it. */
+  #stale = false;
+  /** The batch of the last write of this object that failed, and the entries of it written. */
+  #recent: Recent | undefined;
+  /** Calls of this object take turns on the replica. */
+  #turn: Promise<unknown> = Promise.resolve();
+  #closed = false;
+
+  private constructor(settings: SharedLogSettings<R>, description: Readonly<Record<string, string>>, make: () => R) {
+    this.#settings = settings;
+    this.#client = settings.client;
+    this.description = description;
+    const base = `${settings.prefix}:{${settings.name}}`;
+    this.#keys = { log: `${base}:log`, head: `${base}:head`, lock: `${base}:lock` };
+    this.#make = make;
+    this.#local = make();
+  }
+
+  /**
+   * Opens the log of `settings.name`, creating its description when absent, and replays it.
+   *
+   * @throws {RangeError} when the stored description differs from what was given, or was written
+   * by another format or rule. @throws {RedisIndexError} when Redis fails or a key is corrupt.
+   */
+  static async open<R extends Replica>(settings: SharedLogSettings<R>): Promise<SharedLog<R>> {
+    const { client, name, operation } = settings;
+    const deadline = new Deadline(settings.timeout);
+    try {
+      await checkReplicas(client, settings.replicas, deadline);
+    } catch (error) {
+      if (error instanceof RangeError) throw error;
+      throw indexError(operation, error, false);
+    }
+    const key = `${settings.prefix}:{${name}}:meta`;
+    let reply: unknown;
+    try {
+      reply = await send(client, deadline, () => DESCRIBE_SCRIPT.run(client, [key], Object.entries(settings.description).flat().map((s) => Buffer.from(s))));
+    } catch (error) {
+      throw indexError(operation, error, false);
+    }
+    const stored = parseDescription(reply, key, Object.keys(settings.description), operation);
+    for (const field of ['format', 'rule']) {
+      if (stored[field] !== settings.description[field]) {
+        throw new RangeError(`index '${name}' holds a log of format ${stored.format} decided by rule ${stored.rule}; this version reads format ${settings.description.format} and decides by rule ${settings.description.rule}`);
+      }
+    }
+    for (const field of settings.given) {
+      if (stored[field] !== settings.description[field]) throw new RangeError(`index '${name}' was created with ${field} '${stored[field]}', not '${settings.description[field]}'`);
+    }
+    const log = new SharedLog<R>(settings, stored, () => settings.replica(stored));
+    try {
+      await log.#sync(operation);
+    } catch (error) {
+      log.close();
+      throw error;
+    }
+    return log;
+  }
+
+  /** `true` once {@link SharedLog.close} has run. */
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  /** Brings the replica to the log's end, then answers from it. */
+  read<T>(operation: string, answer: (replica: R) => T): Promise<T> {
+    this.#checkOpen();
+    return this.#turnOf(async () => {
+      await this.#sync(operation);
+      return answer(this.#local);
+    });
+  }
+
+  /**
+   * Decides (`'decided'`) or adds (`'added'`) a batch, entry by entry: each applied to the
+   * replica, then appended. A call that failed part-way and is made again with the same
+   * arguments, by this object and before any other write, resumes after the entries the log
+   * holds.
+   */
+  writeBatch(operation: string, kind: 'decided' | 'added', ids: Uint32Array, items: readonly Buffer[]): Promise<MinHashDecisions> {
+    this.#checkOpen();
+    return this.#locked(operation, async (stillHeld) => {
+      const recent = await this.#resumable(operation, kind, ids, items);
+      const start = recent.stored.at(-1)?.to ?? 0;
+      checkNew(ids.subarray(start), (id) => this.#local.has(id), this.#settings.noun);
+      this.#recent = recent;
+      for (const { from, to } of pieces(items)) {
+        if (to <= start) continue;
+        try {
+          await stillHeld();
+        } catch (error) {
+          throw start === 0 && from === start ? error : partialError(operation, error, from, 0, this.#settings.noun);
+        }
+        await this.#append(operation, () => {
+          const pieceIds = ids.slice(from, to);
+          const pieceItems = items.slice(from, to);
+          if (kind === 'added') {
+            this.#local.addMany(pieceIds, pieceItems);
+            return { kind: 'added', ids: pieceIds, items: pieceItems };
+          }
+          const decided = this.#local.decideMany(pieceIds, pieceItems);
+          recent.representative.set(decided.representative, from);
+          recent.similarity.set(decided.similarity, from);
+          return { kind: 'decided', ids: pieceIds, items: pieceItems, representative: decided.representative };
+        }, from, to - from, (position, self) => recent.stored.push({ position, self, to }));
+      }
+      this.#recent = undefined;
+      return { representative: recent.representative, similarity: recent.similarity };
+    });
+  }
+
+  /** Removes `id` when the replica (at the log's end) holds it; whether it did. */
+  remove(id: number): Promise<boolean> {
+    this.#checkOpen();
+    return this.#locked('remove', async (stillHeld) => {
+      this.#recent = undefined;
+      if (!this.#local.has(id)) return false;
+      await stillHeld();
+      await this.#append('remove', () => {
+        this.#local.remove(id);
+        return { kind: 'removed', ids: Uint32Array.of(id) };
+      }, 0, 0);
+      return true;
+    });
+  }
+
+  /**
+   * Checks every entry of the log and cuts it before the first one that cannot be read (with
+   * every entry after it: the ones after were decided knowing it), then sets the head to the last
+   * entry kept. Run it when a call failed with kind `'corrupt'`. It holds the lock, so writers
+   * wait; a repair that fails leaves the log as it was or cut (it is one step), and runs again.
+   */
+  async repair(): Promise<LogRepairReport> {
+    this.#checkOpen();
+    return this.#turnOf(() =>
+      withLock(this.#client, this.#keys.lock, this.#settings.lockFor, this.#settings.timeout, 'repair', async (stillHeld) => {
+        let head: Head;
+        let corruptHead = false;
+        try {
+          head = await this.#head(new Deadline(this.#settings.timeout));
+        } catch (error) {
+          const failure = indexError('repair', error, false);
+          if (failure.kind !== 'corrupt' || failure.key !== this.#keys.head) throw failure;
+          corruptHead = true;
+          head = { length: await this.#request('repair', (d) => send(this.#client, d, () => this.#client.llen(this.#keys.log))), chain: GENESIS };
+        }
+        let good = 0;
+        let chain = GENESIS;
+        for (let from = 0; from < head.length; from += READ_ENTRIES) {
+          const raw = await this.#range('repair', from, Math.min(head.length, from + READ_ENTRIES));
+          let broken = false;
+          for (const [k, bytes] of raw.entries()) {
+            try {
+              const read = decodeEntry(bytes, this.#keys.log, from + k);
+              if (!read.prev.equals(chain)) throw new CorruptKey(this.#keys.log, `holds at position ${from + k} an entry that does not follow the one before it`);
+              chain = Buffer.from(read.self);
+              good++;
+            } catch (error) {
+              if (!(error instanceof CorruptKey)) throw error;
+              broken = true;
+              break;
+            }
+          }
+          if (broken) break;
+        }
+        const moved = corruptHead || good < head.length || !chain.equals(head.chain);
+        if (moved) {
+          await stillHeld();
+          const cut = await this.#request('repair', (d) =>
+            send(this.#client, d, () => TRUNCATE_SCRIPT.run(this.#client, [this.#keys.log, this.#keys.head], [Buffer.from(String(good)), chain, Buffer.from(String(head.length))])),
+          );
+          if (Number(cut) !== 1) throw new RedisIndexError('repair', new Error('the log changed while it was read (a write not under the lock?): run repair() again'), false);
+          this.#rebuild();
+          await this.#sync('repair');
+        }
+        return { entries: good, dropped: head.length - good, head: moved && good === head.length };
+      }),
+    );
+  }
+
+  /** Releases the replica. Idempotent. */
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#local.free();
+  }
+
+  /** Runs `work` after every earlier call of this object on the replica has settled. */
+  #turnOf<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.#turn.then(work, work);
+    this.#turn = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Runs `work` on the replica under the index's lock, once the replica has reached the log's end. */
+  #locked<T>(operation: string, work: (stillHeld: () => Promise<void>) => Promise<T>): Promise<T> {
+    return this.#turnOf(() =>
+      withLock(this.#client, this.#keys.lock, this.#settings.lockFor, this.#settings.timeout, operation, async (stillHeld) => {
+        await this.#sync(operation);
+        return work(stillHeld);
+      }),
+    );
+  }
+
+  /**
+   * The record of this batch: the one of the failed call before, with the entries of it that the
+   * log holds, when it was this very batch; else a new one.
+   */
+  async #resumable(operation: string, kind: 'decided' | 'added', ids: Uint32Array, items: readonly Buffer[]): Promise<Recent> {
+    const recent = this.#recent;
+    this.#recent = undefined;
+    const fresh: Recent = { kind, ids, items, representative: new Uint32Array(ids.length), similarity: new Float64Array(ids.length), stored: [] };
+    if (recent === undefined || recent.kind !== kind || recent.ids.length !== ids.length || recent.ids.some((id, q) => id !== ids[q] || !recent.items[q]!.equals(items[q]!))) return fresh;
+    const stored: Recent['stored'] = [];
+    for (const entry of recent.stored) {
+      if (entry.position >= this.#length) break;
+      const [bytes] = await this.#range(operation, entry.position, entry.position + 1);
+      if (!bytes!.subarray(CHAIN_BYTES, 2 * CHAIN_BYTES).equals(entry.self)) break;
+      stored.push(entry);
+    }
+    return { ...recent, ids, items, stored };
+  }
+
+  /**
+   * Applies the entry `prepare` makes to the replica and appends it after the log's end, then
+   * waits for the replicas; answers its chain value. A failure leaves the replica an entry ahead
+   * of what Redis may hold: the next call checks which. `written` items of the call are stored
+   * before it, and it holds `items`; `sending` learns the entry's position and chain value before
+   * it goes.
+   */
+  async #append(operation: string, prepare: () => LogEntry, written: number, items: number, sending?: (position: number, self: Buffer) => void): Promise<void> {
+    let entry: LogEntry;
+    try {
+      entry = prepare();
+    } catch (error) {
+      // The replica may hold part of what failed (memory ran out inside a batch).
+      this.#stale = true;
+      throw written === 0 ? error : partialError(operation, error, written, 0, this.#settings.noun);
+    }
+    const prev = this.#chain;
+    const position = this.#length;
+    const bytes = encodeEntry(prev, entry);
+    const self = Buffer.from(bytes.subarray(CHAIN_BYTES, 2 * CHAIN_BYTES));
+    this.#length = position + 1;
+    this.#chain = self;
+    this.#unconfirmed = true;
+    sending?.(position, self);
+    const deadline = new Deadline(this.#settings.timeout);
+    let appended: number;
+    try {
+      const before = this.#settings.replicas > 0 ? connectionsBefore(this.#client) : undefined;
+      appended = Number(
+        await send(this.#client, deadline, () => APPEND_SCRIPT.run(this.#client, [this.#keys.log, this.#keys.head], [Buffer.from(String(position)), prev, self, bytes])),
+      );
+      if (appended !== 0 && before !== undefined) await waitForReplicas(this.#client, this.#settings.replicas, this.#settings.replicaTimeout, deadline, before);
+    } catch (error) {
+      throw partialError(operation, error, written, items, this.#settings.noun);
+    }
+    if (appended === 0) {
+      // Another writer appended while this one held a lock that had lapsed: the replica holds an
+      // entry the log does not, and the next call rebuilds it.
+      throw partialError(operation, new Error('another process wrote to the log while this call held a lock that had lapsed: this entry was not written'), written, 0, this.#settings.noun);
+    }
+    this.#unconfirmed = false;
+  }
+
+  /**
+   * Brings the replica to the log's end, entry by entry, checking that each follows the one
+   * before. A replica that holds what the log does not (an entry whose write failed, writes lost
+   * in a failover, a repaired log) is rebuilt from the log's start; a log that does not follow
+   * itself, or a head that disagrees with it, is corrupt.
+   */
+  async #sync(operation: string): Promise<void> {
+    let rebuilt = false;
+    const rebuild = (): void => {
+      this.#rebuild();
+      rebuilt = true;
+    };
+    if (this.#stale) rebuild();
+    let head = await this.#request(operation, (deadline) => this.#head(deadline));
+    if (this.#unconfirmed) {
+      if (head.length >= this.#length && (await this.#holdsLast(operation))) this.#unconfirmed = false;
+      else rebuild();
+    }
+    let step = READ_ENTRIES;
+    for (;;) {
+      if (head.length === this.#length) {
+        if (head.chain.equals(this.#chain)) return;
+        if (rebuilt || this.#length === 0) {
+          throw indexError(operation, new CorruptKey(this.#keys.head, `disagrees with the log's last entry (at position ${this.#length - 1})`), false);
+        }
+        rebuild();
+        continue;
+      }
+      if (head.length < this.#length) {
+        rebuild();
+        continue;
+      }
+      const raw = await this.#range(operation, this.#length, Math.min(head.length, this.#length + step));
+      let bytes = 0;
+      for (const entryBytes of raw) {
+        const position = this.#length;
+        const read = this.#decode(operation, entryBytes, position);
+        if (!read.prev.equals(this.#chain)) {
+          if (rebuilt || position === 0) {
+            throw indexError(operation, new CorruptKey(this.#keys.log, `holds at position ${position} an entry that does not follow the one before it`), false);
+          }
+          rebuild();
+          break;
+        }
+        this.#apply(operation, read.entry, position);
+        this.#length = position + 1;
+        this.#chain = Buffer.from(read.self);
+        bytes += entryBytes.length;
+      }
+      // Small entries (single texts) go many to a request, large ones (whole batches) few.
+      step = bytes < READ_BYTES / 2 ? Math.min(MOST_READ_ENTRIES, 2 * step) : Math.max(1, step >> 1);
+      if (this.#length === head.length) head = await this.#request(operation, (deadline) => this.#head(deadline));
+    }
+  }
+
+  /** Whether the log's entry at the replica's last position is the one this replica holds. */
+  async #holdsLast(operation: string): Promise<boolean> {
+    const [bytes] = await this.#range(operation, this.#length - 1, this.#length);
+    return bytes !== undefined && bytes.subarray(CHAIN_BYTES, 2 * CHAIN_BYTES).equals(this.#chain);
+  }
+
+  /** Applies one entry of the log to the replica; one that does not apply as written is corrupt. */
+  #apply(operation: string, entry: LogEntry, position: number): void {
+    const corrupt = (problem: string): RedisIndexError =>
+      indexError(operation, new CorruptKey(this.#keys.log, `holds at position ${position} ${problem}`), false);
+    if (entry.kind === 'removed') {
+      for (const id of entry.ids) this.#local.remove(id);
+      return;
+    }
+    try {
+      checkNew(entry.ids, (id) => this.#local.has(id), this.#settings.noun);
+      if (entry.kind === 'added') {
+        this.#local.addMany(entry.ids, entry.items);
+        return;
+      }
+    } catch (error) {
+      if (!(error instanceof RangeError) && !(error instanceof TypeError)) throw error;
+      throw corrupt(`an entry that cannot apply (${error.message})`);
+    }
+    let decided: MinHashDecisions;
+    try {
+      decided = this.#local.decideMany(entry.ids, entry.items);
+    } catch (error) {
+      if (!(error instanceof RangeError) && !(error instanceof TypeError)) throw error;
+      throw corrupt(`an entry that cannot apply (${error.message})`);
+    }
+    const differs = decided.representative.findIndex((id, q) => id !== entry.representative[q]);
+    if (differs >= 0) {
+      throw corrupt(`a batch whose item ${differs} its writer decided otherwise (representative ${entry.representative[differs]}, here ${decided.representative[differs]}): it was written by another build of the rule`);
+    }
+  }
+
+  #decode(operation: string, bytes: Buffer, position: number): ReturnType<typeof decodeEntry> {
+    try {
+      return decodeEntry(bytes, this.#keys.log, position);
+    } catch (error) {
+      throw indexError(operation, error, false);
+    }
+  }
+
+  /** A new, empty replica, to replay the log from its start. */
+  #rebuild(): void {
+    this.#local.free();
+    this.#local = this.#make();
+    this.#length = 0;
+    this.#chain = GENESIS;
+    this.#unconfirmed = false;
+    this.#stale = false;
+  }
+
+  /** The log's length and head. @throws {CorruptKey} for a corrupt log or head. */
+  async #head(deadline: Deadline): Promise<Head> {
+    const reply = await send(this.#client, deadline, () => HEAD_SCRIPT.run(this.#client, [this.#keys.log, this.#keys.head], []));
+    if (!Array.isArray(reply) || typeof reply[0] !== 'number') throw new Error(`the log's head was answered as ${describe(reply)}`);
+    const chain = reply[1] === null ? GENESIS : (reply[1] as Buffer);
+    return { length: reply[0], chain };
+  }
+
+  /** Entries `from .. to` of the log. */
+  async #range(operation: string, from: number, to: number): Promise<Buffer[]> {
+    const raw = await this.#request(operation, (deadline) => send(this.#client, deadline, () => this.#client.lrangeBuffer(this.#keys.log, from, to - 1)));
+    if (raw.length !== to - from) {
+      throw indexError(operation, new Error(`the log was cut while it was read (${raw.length} of ${to - from} entries from position ${from}): try again`), false);
+    }
+    return raw;
+  }
+
+  /** One request round with its own time limit, its failure as the operation's error. */
+  async #request<T>(operation: string, request: (deadline: Deadline) => Promise<T>): Promise<T> {
+    try {
+      return await request(new Deadline(this.#settings.timeout));
+    } catch (error) {
+      throw indexError(operation, error, false);
+    }
+  }
+
+  #checkOpen(): void {
+    if (this.#closed) throw new TypeError(`index '${this.#settings.name}' has been closed`);
+  }
+}
+
+/** Refuses an id the replica holds, or one named twice, before anything is decided. */
+function checkNew(ids: Uint32Array, has: (id: number) => boolean, noun: string): void {
+  const batch = new Set<number>();
+  ids.forEach((id, q) => {
+    if (has(id)) throw new RangeError(`ids[${q}] = ${id} is held by a kept ${noun}: ids must be new (remove it first to reuse its id)`);
+    if (batch.has(id)) throw new RangeError(`ids[${q}] = ${id} is named twice in the batch: ids must be distinct`);
+    batch.add(id);
+  });
+}
+
+/** Consecutive pieces `from .. to` of a batch, each of at most {@link ENTRY_ITEMS} items and about {@link ENTRY_BYTES}. */
+function pieces(items: readonly Buffer[]): { from: number; to: number }[] {
+  const out: { from: number; to: number }[] = [];
+  let from = 0;
+  let bytes = 0;
+  for (let q = 0; q < items.length; q++) {
+    bytes += items[q]!.length + 12;
+    if (q > from && (q - from >= ENTRY_ITEMS || bytes > ENTRY_BYTES)) {
+      out.push({ from, to: q });
+      from = q;
+      bytes = items[q]!.length + 12;
+    }
+  }
+  if (from < items.length) out.push({ from, to: items.length });
+  return out;
+}
+
+/** The error of a write that stored the first `written` items (`noun`s) of its batch, and perhaps `unsure` more. */
+function partialError(operation: string, cause: unknown, written: number, unsure: number, noun: string): RedisIndexError {
+  const error = indexError(operation, cause, written + unsure > 0);
+  if (written + unsure === 0) return error;
+  const stored = unsure === 0 ? `the first ${written} ${noun}s of the batch are stored` : `the first ${written} ${noun}s of the batch are stored, and perhaps the ${unsure} after them`;
+  return new RedisIndexError(operation, new Error(`${(cause as Error)?.message ?? String(cause)}; ${stored}`, { cause }), true, error.kind, error.key);
+}
+
+/** The stored description: field → value. @throws {RedisIndexError} for one without the fields the index needs. */
+function parseDescription(reply: unknown, key: string, fields: readonly string[], operation: string): Record<string, string> {
+  const stored: Record<string, string> = {};
+  if (Array.isArray(reply)) for (let k = 0; k + 1 < reply.length; k += 2) stored[String(reply[k])] = String(reply[k + 1]);
+  const missing = fields.filter((field) => stored[field] === undefined);
+  if (missing.length > 0) {
+    throw indexError(operation, new CorruptKey(key, `is not the description of this kind of index (it lacks ${missing.join(', ')})`), false);
+  }
+  return stored;
+}
