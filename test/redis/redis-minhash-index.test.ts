@@ -1,0 +1,120 @@
+/**
+ * RedisMinHashIndex against real servers: batches decided from two objects taking turns equal
+ * decideMinHash over the stream (families of near-duplicate and identical signatures), queries
+ * agree with a MinHashLSH fed the same, a reopened index replays what was written, and options
+ * that plan other bands are refused.
+ */
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Cluster, Redis } from 'ioredis';
+import { MinHashLSH, decideMinHash, init, minhashMany } from '../../ts/index.js';
+import { RedisMinHashIndex } from '../../ts/redis/index.js';
+import { SplitMix64 } from '../oracle.js';
+import { clientOf, uniqueName, useServers } from './servers.js';
+
+const K = 64;
+
+/** Signatures of families: a base set of 30 features, members with up to 12 swapped, some identical, shuffled. */
+function stream(seed: bigint, families: number): Uint32Array {
+  const rng = new SplitMix64(seed);
+  const sets: bigint[][] = [];
+  for (let f = 0; f < families; f++) {
+    const base = Array.from({ length: 30 }, () => rng.next());
+    const members = 1 + rng.below(5);
+    for (let m = 0; m < members; m++) {
+      const set = [...base];
+      const edits = m === 0 ? 0 : rng.below(13);
+      for (let e = 0; e < edits; e++) set[rng.below(30)] = rng.next();
+      sets.push(set);
+    }
+  }
+  for (let k = sets.length - 1; k > 0; k--) {
+    const j = rng.below(k + 1);
+    [sets[k], sets[j]] = [sets[j]!, sets[k]!];
+  }
+  const flat = BigUint64Array.from(sets.flat());
+  const offsets = Uint32Array.from({ length: sets.length + 1 }, (_, i) => 30 * i);
+  return minhashMany(flat, offsets, { numPerm: K });
+}
+
+beforeAll(async () => {
+  await init();
+});
+
+for (const kind of ['single', 'cluster'] as const) {
+  describe(`RedisMinHashIndex on ${kind === 'single' ? 'one server' : 'a cluster of 3 masters + 3 replicas'}`, () => {
+    const servers = useServers(kind);
+    const replicas = kind === 'cluster' ? 1 : 0;
+    let client: Redis | Cluster;
+    let other: Redis | Cluster;
+    beforeAll(async () => {
+      client = await clientOf(servers());
+      other = await clientOf(servers());
+    }, 60_000);
+    afterAll(() => {
+      client?.disconnect();
+      other?.disconnect();
+    });
+
+    it('decides batches from two objects, taking turns at random, as decideMinHash over the stream; queries agree with a MinHashLSH fed the same', async () => {
+      const sigs = stream(kind === 'single' ? 1n : 2n, 300);
+      const n = sigs.length / K;
+      const plan = { numPerm: K, threshold: 0.7 };
+      const name = uniqueName('minhash');
+      const a = await RedisMinHashIndex.open({ client, name, ...plan, replicas });
+      const b = await RedisMinHashIndex.open({ client: other, name });
+      const local = new MinHashLSH(plan);
+      try {
+        expect([b.threshold, b.numPerm, b.bands, b.rows]).toEqual([local.threshold, local.numPerm, local.bands, local.rows]);
+        const rng = new SplitMix64(3n);
+        const representative = new Uint32Array(n);
+        for (let start = 0; start < n; ) {
+          const end = Math.min(n, start + rng.below(60));
+          const ids = Uint32Array.from({ length: end - start }, (_, q) => start + q);
+          const writer = rng.below(2) === 0 ? a : b;
+          const got = await writer.decideMany(ids, sigs.subarray(start * K, end * K));
+          representative.set(got.representative, start);
+          expect(Array.from(got.representative)).toEqual(Array.from(local.decideMany(ids, sigs.subarray(start * K, end * K)).representative));
+          const probe = rng.below(n);
+          const reader = writer === a ? b : a;
+          expect(await reader.query(sigs.subarray(probe * K, (probe + 1) * K))).toEqual(local.query(sigs.subarray(probe * K, (probe + 1) * K)));
+          start = end;
+        }
+        expect(Array.from(representative)).toEqual(Array.from(decideMinHash(sigs, plan).representative));
+        expect(await a.size()).toBe(local.size);
+        // Removals and a reopened index: the replay holds what was written.
+        const removed = Array.from(representative).filter((r, i) => r === i).slice(0, 5);
+        for (const id of removed) {
+          expect(await b.remove(id)).toBe(true);
+          expect(await b.remove(id)).toBe(false);
+          local.remove(id);
+        }
+        const late = await RedisMinHashIndex.open({ client, name, numPerm: K, threshold: 0.7 });
+        try {
+          expect(await late.size()).toBe(local.size);
+          for (let q = 0; q < 40; q++) expect(await late.query(sigs.subarray(q * K, (q + 1) * K))).toEqual(local.query(sigs.subarray(q * K, (q + 1) * K)));
+        } finally {
+          late.close();
+        }
+      } finally {
+        a.close();
+        b.close();
+      }
+    }, 120_000);
+
+    it('refuses options that plan other bands, unknown options, ids it holds and signatures of another length', async () => {
+      const name = uniqueName('minhash-options');
+      const index = await RedisMinHashIndex.open({ client, name, numPerm: 32, bands: 8, rows: 4 });
+      try {
+        await expect(RedisMinHashIndex.open({ client, name, numPerm: 32, bands: 4, rows: 8 })).rejects.toThrow(/was created with bands '8', not '4'/);
+        await expect(RedisMinHashIndex.open({ client, name, num_perm: 32 } as never)).rejects.toThrow(/num_perm is spelt numPerm/);
+        await index.add(1, new Uint32Array(32));
+        await expect(index.decideMany(Uint32Array.of(1), new Uint32Array(32))).rejects.toThrow(/ids\[0\] = 1 is held by a kept signature/);
+        await expect(index.decideMany(Uint32Array.of(2), new Uint32Array(31))).rejects.toThrow(/multiple of numPerm 32/);
+        expect(Array.from((await index.decideMany(Uint32Array.of(2), new Uint32Array(32))).representative)).toEqual([1]);
+      } finally {
+        index.close();
+      }
+    }, 60_000);
+  });
+}
