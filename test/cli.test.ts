@@ -298,7 +298,6 @@ describe('usage', () => {
     [['dedup', 'x', '--max-bytes', '0'], '--max-bytes must be a size in bytes'],
     [['dedup', 'x', '--max-bytes', '1T'], '--max-bytes must be a size in bytes'],
     [['dedup', 'x', '--max-bytes', '513M'], '--max-bytes must be a size in bytes'],
-    [['dedup', 'x', '--method', 'minhash', '--redis', 'redis://127.0.0.1:1'], '--redis applies to --method adaptive or --method simhash, not to --method minhash: add --method adaptive'],
     // An option of one method never switches methods, nor is ignored: the default is adaptive.
     [['dedup', 'x', '--distance', '10'], '--distance applies to --method simhash, not to --method adaptive (the default method, adaptive, chooses by length): add --method simhash'],
     [['dedup', 'x', '--threshold', '0.5'], '--threshold applies to --method minhash, not to --method adaptive'],

@@ -183,6 +183,27 @@ describe('dedup --redis', () => {
     expect(after).toEqual(before);
   }, 180_000);
 
+  it('decides by MinHash through a RedisMinHashIndex: from one process as the plain command; four at once keep the rule; a run again answers as decided', async () => {
+    const flags = [all, '--jsonl', '--id', 'id', '--json', '--method', 'minhash', '--threshold', '0.8'];
+    const plain = runSync(flags);
+    expect(plain.status, plain.stderr).toBe(0);
+    const expected = (JSON.parse(plain.stdout) as Report).decisions;
+    expect(expected.filter((d) => !d.kept).length).toBeGreaterThan(10);
+    const simplified = (decisions: Iterable<Report['decisions'][number]>): unknown[] => [...decisions].map((d) => [d.id, d.kept, d.representative]).sort();
+    const one = runSync([...flags, '--redis', servers().url, '--index', uniqueName('cli-minhash-one')]);
+    expect(one.status, one.stderr).toBe(0);
+    expect(simplified((JSON.parse(one.stdout) as Report).decisions)).toEqual(simplified(expected));
+    const index = uniqueName('cli-minhash-many');
+    const parts = [0, 1, 2, 3].map((p) => file(`minhash-part-${p}.jsonl`, lines.filter((_, k) => k % 4 === p)));
+    const reports = await Promise.all(parts.map((part) => runAsync([part, ...flags.slice(1), '--redis', servers().url, '--index', index])));
+    const decided = decisionsOf(reports);
+    expect(decided.size).toBe(lines.length);
+    for (const d of decided.values()) if (!d.kept) expect(decided.get(d.representative!)?.kept, d.id).toBe(true);
+    const again = runSync([...flags, '--redis', servers().url, '--index', index]);
+    expect(again.status, again.stderr).toBe(0);
+    expect(simplified(decisionsOf([JSON.parse(again.stdout) as Report]).values())).toEqual(simplified(decided.values()));
+  }, 120_000);
+
   it('runs the example crawler loop', () => {
     const name = uniqueName('crawler');
     const run = (): string => spawnSync(process.execPath, [join(root, 'examples', 'crawler-redis.mjs'), servers().url, name], { encoding: 'utf8', timeout: 60_000 }).stdout;

@@ -336,10 +336,9 @@ function keepOf(text: string | undefined): Keep {
  * effect (the default, adaptive, included), an option is refused rather than switching methods
  * or being ignored.
  */
-const METHOD_OPTIONS: ReadonlyArray<readonly ['distance' | 'weighting' | 'unit' | 'size' | 'threshold' | 'redis', readonly Method[]]> = [
+const METHOD_OPTIONS: ReadonlyArray<readonly ['distance' | 'weighting' | 'unit' | 'size' | 'threshold', readonly Method[]]> = [
   ['distance', ['simhash']],
   ['weighting', ['simhash']],
-  ['redis', ['adaptive', 'simhash']],
   ['threshold', ['minhash']],
   ['unit', ['simhash', 'minhash']],
   ['size', ['simhash', 'minhash']],

@@ -14,9 +14,9 @@ import type { Sketched } from './text-sketches.js';
 
 /**
  * The step of `dedup` after the sketches: the decisions (or components, with `--groups
- * components`) over what the collector kept, for SimHash (here, or with `--redis` against the
- * shared index) or MinHash, and the documents the report names (with `--redis`, also the
- * representatives other processes kept).
+ * components`) over what the collector kept, by the default rule, SimHash or MinHash (here, or
+ * with `--redis` against the method's shared index), and the documents the report names (with
+ * `--redis`, also the representatives other processes kept).
  */
 export async function decideOrGroup(
   collected: Fingerprinted | Signed | Sketched,
@@ -37,6 +37,9 @@ export async function decideOrGroup(
     return { fingerprinted: { ids: collected.ids, scores: collected.scores, featureless: collected.featureless, featurelessAt: collected.featurelessAt, fingerprints: new BigUint64Array(0) }, grouped: { groups, representative } };
   }
   if ('signatures' in collected) {
+    if (options.redis !== undefined) {
+      return (await import('./shared-decisions.js')).sharedMinHashDecisions(collected, options.redis, { threshold: options.threshold, ...MINHASH_WEIGHTS });
+    }
     const { numPerm } = collected;
     return {
       fingerprinted: { ...collected, fingerprints: new BigUint64Array(0) },

@@ -1,6 +1,7 @@
 /**
  * Decisions against a shared index in Redis (`dedup --redis URL --index NAME`): the default
- * method's `RedisTextIndex`, or `RedisSimHashIndex` with `--method simhash`.
+ * method's `RedisTextIndex`, `RedisSimHashIndex` with `--method simhash`, `RedisMinHashIndex`
+ * with `--method minhash`.
  *
  * The shared index holds what every process that used it decided, under global ids from a name
  * registry kept next to it (the same name always gets the same id, in the order names first
@@ -15,10 +16,14 @@
 import type { Cluster, Redis } from 'ioredis';
 import { connectRedis } from '../redis/connect.js';
 import { RedisSimHashIndex } from '../redis/redis-index.js';
+import { RedisMinHashIndex } from '../redis/redis-minhash-index.js';
 import { RedisTextIndex } from '../redis/redis-text-index.js';
+import type { MinHashDecisions } from '../shared/decide.js';
+import type { MinHashLshOptions } from '../shared/minhash-types.js';
 import type { SharedIndex } from './args.js';
 import type { Fingerprinted } from './fingerprints.js';
 import type { Group, Grouped } from './group.js';
+import type { Signed } from './signatures.js';
 import type { Sketched } from './text-sketches.js';
 
 /** Documents decided per turn of the lock. */
@@ -85,26 +90,64 @@ export async function sharedDecisions(
   }
 }
 
-/**
- * {@link sharedDecisions} by the default rule, against a `RedisTextIndex`. Each document is
- * decided once: one an earlier run decided (its id is kept in the index, or recorded as removed
- * beside it) is answered as it was then, not decided again, since the rule counts every text it
- * decides.
- */
-export async function sharedTextDecisions(own: Sketched, shared: SharedIndex): Promise<{ fingerprinted: Fingerprinted; grouped: Grouped }> {
-  checkUniqueNames(own.ids);
+/** A shared index of the log kind (`RedisTextIndex`, `RedisMinHashIndex`), deciding this process's documents by position. */
+interface Online {
+  has(id: number): Promise<boolean>;
+  /** Decides the documents at `positions` under `ids`. */
+  decide(ids: Uint32Array, positions: readonly number[]): Promise<MinHashDecisions>;
+  close(): void;
+}
+
+/** What {@link sharedLogDecisions} needs of the documents: their names, priorities and those without words. */
+type Documents = Pick<Sketched, 'ids' | 'scores' | 'featureless' | 'featurelessAt'>;
+
+/** {@link sharedDecisions} by the default rule, against a `RedisTextIndex` (see {@link sharedLogDecisions}). */
+export function sharedTextDecisions(own: Sketched, shared: SharedIndex): Promise<{ fingerprinted: Fingerprinted; grouped: Grouped }> {
   const texts = own.texts!;
+  return sharedLogDecisions(own, shared, 'textindex', async (client) => {
+    const index = await RedisTextIndex.open({ client, name: shared.index });
+    return { has: (id) => index.has(id), decide: (ids, positions) => index.decideMany(ids, positions.map((k) => texts[k]!)), close: () => index.close() };
+  });
+}
+
+/** {@link sharedDecisions} by MinHash, against a `RedisMinHashIndex` planned by `lsh` (see {@link sharedLogDecisions}). */
+export function sharedMinHashDecisions(own: Signed, shared: SharedIndex, lsh: MinHashLshOptions): Promise<{ fingerprinted: Fingerprinted; grouped: Grouped }> {
+  const k = own.numPerm;
+  return sharedLogDecisions(own, shared, 'minhashindex', async (client) => {
+    const index = await RedisMinHashIndex.open({ client, name: shared.index, ...lsh, numPerm: k });
+    const gather = (positions: readonly number[]): Uint32Array => {
+      const out = new Uint32Array(positions.length * k);
+      positions.forEach((p, q) => out.set(own.signatures.subarray(p * k, (p + 1) * k), q * k));
+      return out;
+    };
+    return { has: (id) => index.has(id), decide: (ids, positions) => index.decideMany(ids, gather(positions)), close: () => index.close() };
+  });
+}
+
+/**
+ * {@link sharedDecisions} against an index shared through a log. Each document is decided once:
+ * one an earlier run decided (its id is kept in the index, or recorded as removed beside it) is
+ * answered as it was then, not decided again — the default rule counts every text it decides,
+ * so deciding a text twice would shift later decisions.
+ */
+async function sharedLogDecisions(
+  own: Documents,
+  shared: SharedIndex,
+  prefix: string,
+  open: (client: Redis | Cluster) => Promise<Online>,
+): Promise<{ fingerprinted: Fingerprinted; grouped: Grouped }> {
+  checkUniqueNames(own.ids);
   const client = await connectRedis(shared.url);
   try {
-    const index = await RedisTextIndex.open({ client, name: shared.index });
+    const index = await open(client);
     try {
-      const keys = registryKeys(`textindex:{${shared.index}}`);
+      const keys = registryKeys(`${prefix}:{${shared.index}}`);
       const ids = await register(client, keys, 0, own.ids, (k) => own.ids[k]!);
       const representativeId = new Uint32Array(ids.length);
       const similarity = new Float64Array(ids.length);
       for (let start = 0; start < ids.length; start += BATCH) {
         const end = Math.min(ids.length, start + BATCH);
-        await decideOnce(client, keys[3]!, index, ids, texts, start, end, representativeId, similarity);
+        await decideOnce(client, keys[3]!, index, ids, start, end, representativeId, similarity);
       }
       const { names, foreign, representative } = await namesOf(client, shared.index, keys, 0, own.ids, ids, representativeId);
       const groups = groupsOf(representative).map(
@@ -125,7 +168,7 @@ export async function sharedTextDecisions(own: Sketched, shared: SharedIndex): P
 
 /**
  * Decides documents `start .. end` into `representativeId` and `similarity`: those an earlier run
- * decided are answered as then — kept when a kept text holds the id, removed as recorded in the
+ * decided are answered as then — kept when the index holds the id, removed as recorded in the
  * hash `removedKey` — and the others decided, their removals recorded. The check and the decision
  * are two calls: a batch refused because another process took an id in between is checked again.
  * A run stopped between a decision and its record leaves those documents to be decided again.
@@ -133,9 +176,8 @@ export async function sharedTextDecisions(own: Sketched, shared: SharedIndex): P
 async function decideOnce(
   client: Redis | Cluster,
   removedKey: string,
-  index: RedisTextIndex,
+  index: Online,
   ids: Uint32Array,
-  texts: readonly string[],
   start: number,
   end: number,
   representativeId: Uint32Array,
@@ -160,9 +202,9 @@ async function decideOnce(
     });
     let decided;
     try {
-      decided = await index.decideMany(Uint32Array.from(fresh, (k) => ids[k]!), fresh.map((k) => texts[k]!));
+      decided = await index.decide(Uint32Array.from(fresh, (k) => ids[k]!), fresh);
     } catch (error) {
-      if (error instanceof RangeError && /is held by a kept text/.test(error.message)) continue;
+      if (error instanceof RangeError && /is held by a kept/.test(error.message)) continue;
       throw error;
     }
     const removals: string[] = [];

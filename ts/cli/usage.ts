@@ -84,11 +84,10 @@ Options
                       five to eleven times the largest document read (docs/cli.md)
   --threads N         worker threads that fingerprint and group, 1..256 (default: one per
                       available core); the output is the same for every N
-  --redis URL         adaptive or simhash: dedup against a shared index in Redis or
-                      Redis Cluster (redis://host:port of any node): each document is
-                      decided by the method's rule against every document any process
-                      decided before it; processes take turns a batch at a time (needs
-                      ioredis)
+  --redis URL         dedup against a shared index in Redis or Redis Cluster
+                      (redis://host:port of any node): each document is decided by the
+                      method's rule against every document any process decided before
+                      it; processes take turns a batch at a time (needs ioredis)
   --index NAME        the shared index (default dedup); processes naming the same index
                       decide against every document any of them kept
   -h, --help          print this help
