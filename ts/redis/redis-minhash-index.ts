@@ -104,10 +104,13 @@ class MinHashReplica implements Replica {
 export class RedisMinHashIndex {
   /** The index's name. */
   readonly name: string;
-  /** The plan stored when the index was created. */
+  /** The Jaccard similarity decisions and queries reach by default, as stored when the index was created. */
   readonly threshold: number;
+  /** Positions of every signature. */
   readonly numPerm: number;
+  /** LSH bands of the stored plan. */
   readonly bands: number;
+  /** Positions per band. */
   readonly rows: number;
   readonly #log: SharedLog<MinHashReplica>;
 
