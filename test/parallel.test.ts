@@ -95,6 +95,41 @@ describe('pool ≡ the synchronous API of both entries', () => {
     for (const [, api] of apis) expect(got).toEqual(api.fingerprintMany(texts));
   });
 
+  it('minhashMany and minhashStream, for every text option, over many chunks, with 1 and 3 workers', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(text, { maxLength: 200 }),
+        fc.record({ unit: fc.constantFrom('word' as const, 'char' as const), numPerm: fc.constantFrom(16, 128) }),
+        async (texts, options) => {
+          const got = await pool.minhashMany(texts, options);
+          const streamed: number[] = [];
+          async function* source(): AsyncGenerator<string> {
+            yield* texts;
+          }
+          for await (const chunk of pool.minhashStream(source(), options)) streamed.push(...chunk);
+          for (const [, api] of apis) {
+            const expected = Array.from(api.minhashMany(texts, options));
+            expect(Array.from(got)).toEqual(expected);
+            expect(streamed).toEqual(expected);
+          }
+        },
+      ),
+      fcParams(1403, 15),
+    );
+    const rng = new oracle.SplitMix64(1404n);
+    const many = Array.from({ length: 8_000 }, (_, i) => `${words[rng.below(words.length)]} document ${i} ${'lorem '.repeat(rng.below(20))}`);
+    const one = await parallel.createPool({ threads: 1 });
+    try {
+      const expected = apis[0]![1].minhashMany(many);
+      expect(await pool.minhashMany(many)).toEqual(expected);
+      expect(await one.minhashMany(many)).toEqual(expected);
+    } finally {
+      await one.close();
+    }
+    await expect(pool.minhashMany(['a', 3 as never])).rejects.toThrow(/texts\[1\] must be a string/);
+    await expect(pool.minhashMany(['a'], { numPerm: 0 })).rejects.toThrow(/options.numPerm/);
+  });
+
   it('computeMany and computeManyWeighted', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(fc.bigInt({ min: 0n, max: oracle.U64_MAX }), { maxLength: 200 }), fc.array(fc.nat(), { maxLength: 30 }), async (hashes, cuts) => {

@@ -9,6 +9,8 @@ import { explicitFilter, filterOptions } from '../shared/filter.js';
 import { packTexts } from '../shared/packed-texts.js';
 import { chooseFilter } from '../shared/plan.js';
 import { resolveTextOptions } from '../shared/text-options.js';
+import { resolveMinHashOptions } from '../shared/minhash-options.js';
+import type { MinHashOptions } from '../shared/minhash-types.js';
 import { FIND_ALL_OPTIONS, TEXT_OPTIONS, type FindAllOptions, type FindClustersOptions, type PairResult, type TextOptions, type U64Input, type WeightInput } from '../shared/types.js';
 import {
   DEFAULT_MAX_PAIRS,
@@ -210,13 +212,54 @@ export class Pool {
     options?: TextOptions,
   ): AsyncGenerator<BigUint64Array, void, undefined> {
     resolveTextOptions(options, 'pool.fingerprintStream');
-    const source = checkTexts(texts, true);
-    const pending: Promise<BigUint64Array>[] = [];
+    yield* this.#chunked(checkTexts(texts, true), (batch) => {
+      const packed = packTexts(batch);
+      const transfer = [packed.ascii.buffer, packed.ends.buffer, packed.stringAt.buffer] as ArrayBuffer[];
+      return this.#workers.run<BigUint64Array>({ op: 'fingerprintMany', texts: packed, options }, transfer);
+    });
+  }
+
+  /**
+   * `minhashMany` of the synchronous API over texts: one signature of `numPerm` positions per
+   * text, back to back, in order, the texts signed on the workers in chunks of about 256 K
+   * characters.
+   *
+   * @throws {TypeError | RangeError} for an element that is not a string, or bad options.
+   */
+  async minhashMany(texts: readonly string[] | Iterable<string>, options?: MinHashOptions): Promise<Uint32Array> {
+    const chunks: Uint32Array[] = [];
+    for await (const chunk of this.minhashStream(checkTexts(texts, false), options)) chunks.push(chunk);
+    if (chunks.length === 1) return chunks[0]!;
+    const out = new Uint32Array(chunks.reduce((sum, chunk) => sum + chunk.length, 0));
+    let at = 0;
+    for (const chunk of chunks) {
+      out.set(chunk, at);
+      at += chunk.length;
+    }
+    return out;
+  }
+
+  /**
+   * Signs a stream of texts: yields, in order, arrays whose concatenation is `minhashMany` of all
+   * the texts, reading ahead only as far as keeps every worker busy.
+   *
+   * @throws {TypeError | RangeError} for an element that is not a string, or bad options.
+   */
+  async *minhashStream(texts: AsyncIterable<string> | Iterable<string>, options?: MinHashOptions): AsyncGenerator<Uint32Array, void, undefined> {
+    resolveMinHashOptions(options, 'pool.minhashStream');
+    yield* this.#chunked(checkTexts(texts, true), (batch) => this.#workers.run<Uint32Array>({ op: 'minhashMany', texts: batch, options }, []));
+  }
+
+  /**
+   * The texts of `source` in chunks of about {@link CHUNK_UNITS} code units (at most
+   * {@link CHUNK_TEXTS} texts), each handed to `submit`; yields the chunks' results in order,
+   * with about two chunks per worker pending, so memory stays bounded however long the stream.
+   */
+  async *#chunked<T>(source: AsyncIterable<unknown> | Iterable<unknown>, submit: (batch: string[]) => Promise<T>): AsyncGenerator<T, void, undefined> {
+    const pending: Promise<T>[] = [];
     const limit = 2 * this.#workers.lanes + 1;
-    const submit = (batch: string[]): void => {
-      const texts = packTexts(batch);
-      const transfer = [texts.ascii.buffer, texts.ends.buffer, texts.stringAt.buffer] as ArrayBuffer[];
-      const result = this.#workers.run<BigUint64Array>({ op: 'fingerprintMany', texts, options }, transfer);
+    const send = (batch: string[]): void => {
+      const result = submit(batch);
       // Handled when awaited in order; marked handled now so that an early failure is not
       // reported as unhandled while earlier chunks are still awaited.
       result.catch(() => undefined);
@@ -232,7 +275,7 @@ export class Pool {
       batch.push(text);
       units += text.length;
       if (units < CHUNK_UNITS && batch.length < CHUNK_TEXTS) return false;
-      submit(batch);
+      send(batch);
       batch = [];
       units = 0;
       return pending.length >= limit;
@@ -244,7 +287,7 @@ export class Pool {
       } else {
         for await (const text of source as AsyncIterable<unknown>) if (take(text)) yield await pending.shift()!;
       }
-      if (batch.length > 0) submit(batch);
+      if (batch.length > 0) send(batch);
       while (pending.length > 0) yield await pending.shift()!;
     } finally {
       pending.length = 0;

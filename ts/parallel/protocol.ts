@@ -8,12 +8,14 @@ import type { DecideTextsOptions } from '../shared/adaptive.js';
 import type { CompiledModule } from '../shared/init-source.js';
 import type { FindAllOptions, FindClustersOptions, QueryManyResult, QueryOptions, SimHashIndexOptions, TextOptions } from '../shared/types.js';
 import type { JsonLinesFields } from '../shared/json-lines.js';
+import type { MinHashOptions } from '../shared/minhash-types.js';
 import type { PackedTexts } from '../shared/packed-texts.js';
 import type { WorkSlice } from '../shared/work-slice.js';
 
 /** What a worker is asked to do. */
 export type Operation =
   | { readonly op: 'fingerprintMany'; readonly texts: PackedTexts; readonly options: TextOptions | undefined }
+  | { readonly op: 'minhashMany'; readonly texts: readonly string[]; readonly options: MinHashOptions | undefined }
   /**
    * Whole JSON Lines (a final line may lack its `\n`), decoded as UTF-8 in the worker; `first`
    * when they start the input, whose byte order mark is then dropped.
