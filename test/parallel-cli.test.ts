@@ -19,7 +19,7 @@ function run(args: readonly string[]): { status: number | null; stdout: string; 
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
-it('prints the same report with 1, 2 and 3 threads and by default', () => {
+it('prints the same report with 1, 2 and 3 threads and by default, by every method', () => {
   const rng = new SplitMix64(1501n);
   const vocabulary = Array.from({ length: 400 }, (_, i) => `w${i.toString(36)}`);
   const bases = Array.from({ length: 300 }, () => Array.from({ length: 60 }, () => vocabulary[rng.below(vocabulary.length)]!));
@@ -31,15 +31,18 @@ it('prints the same report with 1, 2 and 3 threads and by default', () => {
   }
   const file = join(scratch, 'docs.jsonl');
   writeFileSync(file, lines.join('\n') + '\n');
-  const outputs = [['--threads', '1'], ['--threads', '2'], ['--threads', '3'], []].map((extra) => {
-    const result = run(['dedup', file, '--jsonl', '--id', 'id', '--method', 'simhash', '--json', ...extra]);
-    expect(result.status).toBe(0);
-    return result.stdout;
-  });
-  const report = JSON.parse(outputs[0]!) as { groups: unknown[] };
-  expect(report.groups.length).toBeGreaterThan(50);
-  for (const output of outputs.slice(1)) expect(output).toBe(outputs[0]);
-});
+  // SimHash fingerprints and MinHash signatures are made on the workers; the default sketches here.
+  for (const method of ['simhash', 'minhash', 'adaptive']) {
+    const outputs = [['--threads', '1'], ['--threads', '2'], ['--threads', '3'], []].map((extra) => {
+      const result = run(['dedup', file, '--jsonl', '--id', 'id', '--method', method, '--json', ...extra]);
+      expect(result.status, result.stderr).toBe(0);
+      return result.stdout;
+    });
+    const report = JSON.parse(outputs[0]!) as { groups: unknown[] };
+    expect(report.groups.length, method).toBeGreaterThan(50);
+    for (const output of outputs.slice(1)) expect(output).toBe(outputs[0]);
+  }
+}, 120_000);
 
 it('refuses a thread count outside 1..256', () => {
   for (const bad of ['0', '257', 'two']) {

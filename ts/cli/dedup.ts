@@ -158,7 +158,7 @@ async function dedupSources(
     options.method === 'simhash'
       ? new FingerprintCollector(textOptions, pool)
       : options.method === 'minhash'
-        ? new SignatureCollector({ unit: options.unit, numPerm: MINHASH_PERMUTATIONS, ...size })
+        ? new SignatureCollector({ unit: options.unit, numPerm: MINHASH_PERMUTATIONS, ...size }, pool)
         : new TextSketchCollector({ keepTexts: options.redis !== undefined });
   let documents = 0;
   const checkIds = options.jsonl?.id !== undefined;

@@ -6,6 +6,7 @@
 import type { Pool } from '../parallel/pool.js';
 import type { TextOptions } from '../shared/types.js';
 import { featurelessPositions, fingerprintMany } from '../wasm/text.js';
+import { Batches } from './batches.js';
 
 /** What is left of the documents once their texts are gone. */
 export interface Fingerprinted {
@@ -21,31 +22,13 @@ export interface Fingerprinted {
   readonly featurelessAt: readonly number[];
 }
 
-/** A batch is fingerprinted once it holds this many documents... */
-const BATCH_DOCUMENTS = 1024;
-/** ...or this many UTF-16 code units of text, whichever comes first. */
-const BATCH_CHARS = 8 << 20;
-
-/** A batch sent to a pool and not yet stored. */
-interface PendingBatch {
-  readonly texts: string[];
-  readonly ids: string[];
-  readonly scores: number[];
-  readonly fingerprints: Promise<BigUint64Array>;
-}
-
 /**
  * Collects documents and fingerprints them a batch at a time: on this thread, or with a pool,
  * on its workers while more documents are read, a few batches per worker at most.
  */
 export class FingerprintCollector {
   readonly #options: TextOptions;
-  readonly #pool: Pool | undefined;
-  readonly #pending: PendingBatch[] = [];
-  #texts: string[] = [];
-  #textIds: string[] = [];
-  #textScores: number[] = [];
-  #chars = 0;
+  readonly #batches: Batches<BigUint64Array>;
   #fingerprints = new BigUint64Array(1024);
   #count = 0;
   readonly #ids: string[] = [];
@@ -57,7 +40,12 @@ export class FingerprintCollector {
 
   constructor(options: TextOptions, pool?: Pool) {
     this.#options = options;
-    this.#pool = pool;
+    this.#batches = new Batches({
+      here: (texts) => fingerprintMany(texts, options),
+      ...(pool === undefined ? {} : { pool: { sketch: (texts) => pool.fingerprintMany(texts, options), lanes: pool.threads } }),
+      store: (fingerprints, batch) =>
+        this.addFingerprinted(fingerprints, featurelessPositions(batch.texts, fingerprints, this.#options), (i) => batch.ids[i] ?? '', (i) => batch.scores[i] ?? 0),
+    });
   }
 
   /**
@@ -65,17 +53,7 @@ export class FingerprintCollector {
    * when the caller should wait before adding more (the workers have enough to do).
    */
   add(id: string, text: string, score = 0): Promise<void> | undefined {
-    this.#texts.push(text);
-    this.#textIds.push(id);
-    this.#textScores.push(score);
-    this.#chars += text.length;
-    if (this.#texts.length < BATCH_DOCUMENTS && this.#chars < BATCH_CHARS) return undefined;
-    if (this.#pool === undefined) {
-      this.#flush();
-      return undefined;
-    }
-    this.#submit(this.#pool);
-    return this.#pending.length > 2 * this.#pool.threads ? this.#storeOldest() : undefined;
+    return this.#batches.add(id, text, score);
   }
 
   /**
@@ -99,12 +77,7 @@ export class FingerprintCollector {
 
   /** Fingerprints what is left and returns everything collected. */
   async finish(): Promise<Fingerprinted> {
-    if (this.#pool === undefined) {
-      this.#flush();
-    } else {
-      if (this.#texts.length > 0) this.#submit(this.#pool);
-      while (this.#pending.length > 0) await this.#storeOldest();
-    }
+    await this.#batches.finish();
     return {
       fingerprints: this.#fingerprints.subarray(0, this.#count),
       ids: this.#ids,
@@ -112,37 +85,6 @@ export class FingerprintCollector {
       featureless: this.#featureless,
       featurelessAt: this.#featurelessAt,
     };
-  }
-
-  #flush(): void {
-    if (this.#texts.length === 0) return;
-    this.#storeBatch(fingerprintMany(this.#texts, this.#options), this.#texts, this.#textIds, this.#textScores);
-    this.#clear();
-  }
-
-  #submit(pool: Pool): void {
-    const fingerprints = pool.fingerprintMany(this.#texts, this.#options);
-    // Awaited in order by #storeOldest; marked handled so that a failure while older batches
-    // are awaited is not reported as unhandled.
-    fingerprints.catch(() => undefined);
-    this.#pending.push({ texts: this.#texts, ids: this.#textIds, scores: this.#textScores, fingerprints });
-    this.#clear();
-  }
-
-  async #storeOldest(): Promise<void> {
-    const batch = this.#pending.shift()!;
-    this.#storeBatch(await batch.fingerprints, batch.texts, batch.ids, batch.scores);
-  }
-
-  #clear(): void {
-    this.#texts = [];
-    this.#textIds = [];
-    this.#textScores = [];
-    this.#chars = 0;
-  }
-
-  #storeBatch(batch: BigUint64Array, texts: readonly string[], ids: readonly string[], scores: readonly number[]): void {
-    this.addFingerprinted(batch, featurelessPositions(texts, batch, this.#options), (i) => ids[i] ?? '', (i) => scores[i] ?? 0);
   }
 
   #store(fingerprint: bigint, id: string, score: number): void {

@@ -6,6 +6,8 @@
 import type { MinHashOptions } from '../shared/minhash-types.js';
 import { minhashMany } from '../wasm/minhash.js';
 import { features } from '../wasm/text.js';
+import type { Pool } from '../parallel/pool.js';
+import { Batches, type Batch } from './batches.js';
 
 /** What is left of the documents once their texts are gone. */
 export interface Signed {
@@ -23,20 +25,15 @@ export interface Signed {
   readonly featurelessAt: readonly number[];
 }
 
-/** A batch is signed once it holds this many documents... */
-const BATCH_DOCUMENTS = 1024;
-/** ...or this many UTF-16 code units of text, whichever comes first. */
-const BATCH_CHARS = 8 << 20;
-
-/** Collects documents and signs them a batch at a time. */
+/**
+ * Collects documents and signs them a batch at a time: on this thread, or with a pool, on its
+ * workers while more documents are read.
+ */
 export class SignatureCollector {
   readonly #options: MinHashOptions & { readonly numPerm: number };
   /** The text options alone, for `features`. */
   readonly #textOptions: Omit<MinHashOptions, 'numPerm'>;
-  #texts: string[] = [];
-  #textIds: string[] = [];
-  #textScores: number[] = [];
-  #chars = 0;
+  readonly #batches: Batches<Uint32Array>;
   #signatures: Uint32Array;
   #count = 0;
   readonly #ids: string[] = [];
@@ -46,49 +43,47 @@ export class SignatureCollector {
   /** Documents signed so far, with and without features. */
   #added = 0;
 
-  constructor(options: MinHashOptions & { readonly numPerm: number }) {
+  constructor(options: MinHashOptions & { readonly numPerm: number }, pool?: Pool) {
     this.#options = options;
     const { numPerm: _numPerm, ...text } = options;
     this.#textOptions = text;
     this.#signatures = new Uint32Array(1024 * options.numPerm);
+    this.#batches = new Batches({
+      here: (texts) => minhashMany(texts, options),
+      ...(pool === undefined ? {} : { pool: { sketch: (texts) => pool.minhashMany(texts, options), lanes: pool.threads } }),
+      store: (signatures, batch) => this.#storeBatch(signatures, batch),
+    });
   }
 
-  /** Adds a document; its text is released once its batch is signed. */
-  add(id: string, text: string, score = 0): void {
-    this.#texts.push(text);
-    this.#textIds.push(id);
-    this.#textScores.push(score);
-    this.#chars += text.length;
-    if (this.#texts.length >= BATCH_DOCUMENTS || this.#chars >= BATCH_CHARS) this.#flush();
+  /**
+   * Adds a document; its text is released once its batch is signed. Returns a promise when the
+   * caller should wait before adding more (the workers have enough to do).
+   */
+  add(id: string, text: string, score = 0): Promise<void> | undefined {
+    return this.#batches.add(id, text, score);
   }
 
   /** Signs what is left and returns everything collected. */
-  finish(): Signed {
-    this.#flush();
+  async finish(): Promise<Signed> {
+    await this.#batches.finish();
     return { signatures: this.#signatures.subarray(0, this.#count * this.#options.numPerm), numPerm: this.#options.numPerm, ids: this.#ids, scores: this.#scores, featureless: this.#featureless, featurelessAt: this.#featurelessAt };
   }
 
-  #flush(): void {
-    if (this.#texts.length === 0) return;
+  #storeBatch(signatures: Uint32Array, batch: Batch): void {
     const k = this.#options.numPerm;
-    const batch = minhashMany(this.#texts, this.#options);
-    for (let i = 0; i < this.#texts.length; i++) {
+    for (let i = 0; i < batch.texts.length; i++) {
       const position = this.#added++;
-      const signature = batch.subarray(i * k, (i + 1) * k);
-      const id = this.#textIds[i] ?? '';
+      const signature = signatures.subarray(i * k, (i + 1) * k);
+      const id = batch.ids[i] ?? '';
       // An empty set signs as 0xFFFFFFFF everywhere; a set with features does so only by a
       // vanishing chance, confirmed on these few texts only.
-      if (signature.every((v) => v === 0xffff_ffff) && features(this.#texts[i] ?? '', this.#textOptions).length === 0) {
+      if (signature.every((v) => v === 0xffff_ffff) && features(batch.texts[i] ?? '', this.#textOptions).length === 0) {
         this.#featureless.push(id);
         this.#featurelessAt.push(position);
       } else {
-        this.#store(signature, id, this.#textScores[i] ?? 0);
+        this.#store(signature, id, batch.scores[i] ?? 0);
       }
     }
-    this.#texts = [];
-    this.#textIds = [];
-    this.#textScores = [];
-    this.#chars = 0;
   }
 
   #store(signature: Uint32Array, id: string, score: number): void {

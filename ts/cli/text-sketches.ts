@@ -6,6 +6,7 @@
 
 import type { MinHashDecisions } from '../shared/decide.js';
 import { TextSketches } from '../wasm/text-sketches.js';
+import { Batches } from './batches.js';
 
 /** What is left of the documents once their texts are gone. */
 export interface Sketched {
@@ -26,11 +27,6 @@ export interface Sketched {
   readonly texts?: readonly string[];
 }
 
-/** A batch is sketched once it holds this many documents... */
-const BATCH_DOCUMENTS = 1024;
-/** ...or this many UTF-16 code units of text, whichever comes first. */
-const BATCH_CHARS = 8 << 20;
-
 /**
  * Collects documents and sketches them a batch at a time; with `keepTexts` (for `--redis`, where
  * the shared index takes the texts themselves) it also keeps the texts of those with words.
@@ -38,27 +34,30 @@ const BATCH_CHARS = 8 << 20;
 export class TextSketchCollector {
   readonly #sketches = new TextSketches();
   readonly #kept: string[] | undefined;
-  #texts: string[] = [];
-  #chars = 0;
+  readonly #batches: Batches<void>;
   readonly #ids: string[] = [];
   readonly #scores: number[] = [];
 
   constructor(options: { keepTexts?: boolean } = {}) {
     this.#kept = options.keepTexts === true ? [] : undefined;
+    this.#batches = new Batches({
+      here: (texts) => this.#sketches.add(texts),
+      store: (_, batch) => {
+        this.#ids.push(...batch.ids);
+        this.#scores.push(...batch.scores);
+        this.#kept?.push(...batch.texts);
+      },
+    });
   }
 
   /** Adds a document; its text is released once its batch is sketched. */
   add(id: string, text: string, score = 0): void {
-    this.#texts.push(text);
-    this.#ids.push(id);
-    this.#scores.push(score);
-    this.#chars += text.length;
-    if (this.#texts.length >= BATCH_DOCUMENTS || this.#chars >= BATCH_CHARS) this.#flush();
+    void this.#batches.add(id, text, score);
   }
 
   /** Sketches what is left and returns everything collected. */
-  finish(): Sketched {
-    this.#flush();
+  async finish(): Promise<Sketched> {
+    await this.#batches.finish();
     const sketches = this.#sketches;
     const wordless = new Set(sketches.wordless());
     // Documents with words, by their position among all, and the way back.
@@ -90,13 +89,5 @@ export class TextSketchCollector {
         }
       },
     };
-  }
-
-  #flush(): void {
-    if (this.#texts.length === 0) return;
-    this.#sketches.add(this.#texts);
-    this.#kept?.push(...this.#texts);
-    this.#texts = [];
-    this.#chars = 0;
   }
 }
