@@ -1,7 +1,7 @@
 // `node bench/parallel.mjs [--quick] [--only <text>] [--threads 1,2,4,8] [--n N] [--queries Q]
 // [--runs R] [--pools-only]`: the worker pool against the synchronous API on this thread, in
-// one run, on the same inputs: fingerprintMany of 40 MB of real text (documentation files on
-// this machine), findAll and findClusters over 1M fingerprints at distances 3 and 10, queryMany
+// one run, on the same inputs: fingerprintMany and minhashMany of 40 MB of real text
+// (documentation files on this machine), findAll and findClusters over 1M fingerprints at distances 3 and 10, queryMany
 // of 100k queries on an index of 1M, and what one crossing to a worker costs. Every pool result
 // is checked equal to the synchronous one before it is timed. Beside each row, the machine's
 // capacity for that very work: the synchronous call on two plain workers at once against one
@@ -125,6 +125,7 @@ const ready = import(workerData.entry).then(async (simhash) => {
   await simhash.init();
   const { op, texts, values, distance, queries } = workerData.setup;
   if (op === 'fingerprintMany') return () => simhash.fingerprintMany(texts);
+  if (op === 'minhashMany') return () => simhash.minhashMany(texts);
   if (op === 'findAll' || op === 'findClusters') return () => simhash[op](values, { distance });
   const index = new simhash.SimHashIndex({ distance });
   index.addMany(Uint32Array.from({ length: values.length }, (_, i) => i), values);
@@ -260,6 +261,15 @@ await compare(
   () => simhash.fingerprintMany(texts),
   (pool) => pool.fingerprintMany(texts),
   { op: 'fingerprintMany', texts },
+);
+
+await compare(
+  `minhashMany ${(total / 2 ** 20).toFixed(0)} MB`,
+  total / 2 ** 20,
+  'MB',
+  () => simhash.minhashMany(texts),
+  (pool) => pool.minhashMany(texts),
+  { op: 'minhashMany', texts },
 );
 
 for (const distance of [3, 10]) {

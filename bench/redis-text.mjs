@@ -21,6 +21,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { RedisServers } from '../scripts/redis-servers.mjs';
+import { mastersMemory, serversCpu } from './redis-stats.mjs';
 import { TextIndex, init } from '../dist/esm/index.js';
 import { shortLines } from './short-lines.mjs';
 
@@ -48,23 +49,7 @@ function client(job) {
   });
 }
 
-/** CPU seconds every server has used so far. */
-async function serversCpu(servers) {
-  const used = await Promise.all(
-    servers.nodes.map(async (node) => {
-      const info = await node.cli('INFO', 'cpu');
-      return Number(/used_cpu_sys:([\d.]+)/.exec(info)?.[1] ?? 0) + Number(/used_cpu_user:([\d.]+)/.exec(info)?.[1] ?? 0);
-    }),
-  );
-  return used.reduce((a, b) => a + b, 0);
-}
 
-/** Sum of used_memory over the masters. */
-async function mastersMemory(servers) {
-  const masters = single ? servers.nodes : await servers.masters();
-  const used = await Promise.all(masters.map(async (node) => Number(/used_memory:(\d+)/.exec(await node.cli('INFO', 'memory'))?.[1] ?? 0)));
-  return used.reduce((a, b) => a + b, 0);
-}
 
 const all = shortLines(N + QUERIES / 2);
 const texts = all.slice(0, N);

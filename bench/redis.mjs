@@ -15,6 +15,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { RedisServers } from '../scripts/redis-servers.mjs';
+import { mastersMemory, serversCpu } from './redis-stats.mjs';
 import { connectRedis, RedisSimHashIndex } from '../dist/esm/redis/index.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -66,16 +67,6 @@ function percentiles(sorted) {
   return { medianMs: sorted[Math.floor(sorted.length / 2)], p99Ms: sorted[Math.floor(sorted.length * 0.99)] };
 }
 
-/** CPU seconds every server has used so far. @param {RedisServers} servers */
-async function serversCpu(servers) {
-  const used = await Promise.all(
-    servers.nodes.map(async (node) => {
-      const info = await node.cli('INFO', 'cpu');
-      return Number(/used_cpu_sys:([\d.]+)/.exec(info)?.[1] ?? 0) + Number(/used_cpu_user:([\d.]+)/.exec(info)?.[1] ?? 0);
-    }),
-  );
-  return used.reduce((a, b) => a + b, 0);
-}
 
 /**
  * Runs `measure` and adds the CPU time it cost per item, in the clients and in the servers:
@@ -89,12 +80,6 @@ async function withCpu(servers, measure) {
   return { ...result, cpu: `CPU ${(result.clientCpuMs * 1000 / result.items).toFixed(0)} µs client + ${serverUs.toFixed(0)} µs servers per item` };
 }
 
-/** Sum of used_memory over the masters. @param {RedisServers} servers */
-async function mastersMemory(servers) {
-  const masters = await servers.masters();
-  const used = await Promise.all(masters.map(async (node) => Number(/used_memory:(\d+)/.exec(await node.cli('INFO', 'memory'))?.[1] ?? 0)));
-  return used.reduce((a, b) => a + b, 0);
-}
 
 /** Creates index `name` (distance, capacity), so that client processes open it. */
 async function create(url, name, distance, capacity) {

@@ -27,7 +27,7 @@ const ENTRIES = [
   {
     name: 'simhash-wasm/redis',
     file: 'ts/redis/index.ts',
-    about: 'A `SimHashIndex` kept in Redis or Redis Cluster through `ioredis`. See [redis.md](redis.md).',
+    about: 'Indexes kept in Redis or Redis Cluster through `ioredis` and shared by every process that opens them: `RedisSimHashIndex`, `RedisTextIndex` (the default rule) and `RedisMinHashIndex`. See [redis.md](redis.md).',
   },
 ];
 

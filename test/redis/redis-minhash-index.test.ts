@@ -5,12 +5,12 @@
  * that plan other bands are refused.
  */
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Cluster, Redis } from 'ioredis';
 import { MinHashLSH, decideMinHash, init, minhashMany } from '../../ts/index.js';
 import { RedisMinHashIndex } from '../../ts/redis/index.js';
 import { SplitMix64 } from '../oracle.js';
-import { clientOf, uniqueName, useServers } from './servers.js';
+import { uniqueName, useClients, useServers } from './servers.js';
 
 const K = 64;
 
@@ -45,16 +45,10 @@ for (const kind of ['single', 'cluster'] as const) {
   describe(`RedisMinHashIndex on ${kind === 'single' ? 'one server' : 'a cluster of 3 masters + 3 replicas'}`, () => {
     const servers = useServers(kind);
     const replicas = kind === 'cluster' ? 1 : 0;
+    const clients = useClients(servers, 2);
     let client: Redis | Cluster;
     let other: Redis | Cluster;
-    beforeAll(async () => {
-      client = await clientOf(servers());
-      other = await clientOf(servers());
-    }, 60_000);
-    afterAll(() => {
-      client?.disconnect();
-      other?.disconnect();
-    });
+    beforeAll(() => ([client, other] = clients() as [Redis | Cluster, Redis | Cluster]));
 
     it('decides batches from two objects, taking turns at random, as decideMinHash over the stream; queries agree with a MinHashLSH fed the same', async () => {
       const sigs = stream(kind === 'single' ? 1n : 2n, 300);

@@ -17,7 +17,7 @@ import { RedisIndexError } from '../../ts/redis/errors.js';
 import { waitForReplicas } from '../../ts/redis/replicas.js';
 import { Deadline } from '../../ts/redis/requests.js';
 import { SplitMix64 } from '../oracle.js';
-import { clientOf, uniqueName, useServers } from './servers.js';
+import { clientOf, uniqueName, useLossyRelay, useServers } from './servers.js';
 import { Workload, expectAcknowledgedKept } from './workload.js';
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
@@ -264,41 +264,11 @@ describe('RedisSimHashIndex on one server when it fails', () => {
   }, 60_000);
 
   describe('through a proxy that loses replies', () => {
-    let proxy: Server;
-    let dropRate = 0;
-    const rng = new SplitMix64(77n);
-    const sockets = new Set<Socket>();
-
-    beforeAll(async () => {
-      // A relay that, for a share of the server's replies, closes both connections instead of
-      // passing the reply on: the command ran, the client never hears of it, reconnects and
-      // sends it again.
-      const port = servers().nodes[0]!.port;
-      proxy = createServer((downstream) => {
-        const upstream = connect(port, '127.0.0.1');
-        sockets.add(downstream).add(upstream);
-        downstream.pipe(upstream);
-        upstream.on('data', (chunk: Buffer) => {
-          if (Number(rng.next() % 10_000n) < dropRate * 10_000) {
-            upstream.destroy();
-            downstream.destroy();
-          } else {
-            downstream.write(chunk);
-          }
-        });
-        for (const socket of [upstream, downstream]) socket.on('error', () => undefined).on('close', () => sockets.delete(socket));
-      });
-      await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
-    });
-    afterAll(() => {
-      for (const socket of sockets) socket.destroy();
-      proxy?.close();
-    });
+    const relay = useLossyRelay(servers, 77n);
+    const rng = new SplitMix64(78n);
 
     it('answers every remove as the first sending would have, and leaves no member behind', async () => {
-      const address = proxy.address();
-      if (address === null || typeof address === 'string') throw new Error('proxy has no port');
-      const client = await connectRedis(`redis://127.0.0.1:${address.port}`);
+      const client = await connectRedis(`redis://127.0.0.1:${relay().port}`);
       const direct = await clientOf(servers());
       try {
         const name = uniqueName('lost-replies');
@@ -308,7 +278,7 @@ describe('RedisSimHashIndex on one server when it fails', () => {
         await index.addMany(ids, values);
         const model = new SimHashIndex({ distance: 3 });
         model.addMany(ids, values);
-        dropRate = 0.1;
+        relay().dropRate = 0.1;
         const answers: boolean[] = [];
         try {
           // Every third id is removed twice: the second must answer false.
@@ -319,7 +289,7 @@ describe('RedisSimHashIndex on one server when it fails', () => {
           }
           expect(await index.queryMany(values)).toEqual(new SimHashIndex({ distance: 3 }).queryMany(values));
         } finally {
-          dropRate = 0;
+          relay().dropRate = 0;
         }
         const expected: boolean[] = [];
         for (let k = 0; k < 600; k += 8) {
@@ -330,7 +300,7 @@ describe('RedisSimHashIndex on one server when it fails', () => {
         model.free();
         // decideMany takes the index's lock: a lock request re-sent after its reply was lost
         // must find the lock its own, not wait out its 30 s expiry.
-        dropRate = 0.1;
+        relay().dropRate = 0.1;
         try {
           for (let k = 0; k < 20; k++) {
             const started = Date.now();
@@ -339,7 +309,7 @@ describe('RedisSimHashIndex on one server when it fails', () => {
             expect(Date.now() - started, 'one decideMany').toBeLessThan(10_000);
           }
         } finally {
-          dropRate = 0;
+          relay().dropRate = 0;
         }
         for (let k = 0; k < 20; k++) await index.remove(10_000 + k);
         // Not a member left: a repair over a direct connection finds nothing to remove.

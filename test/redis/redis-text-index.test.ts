@@ -8,7 +8,6 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
-import { connect, createServer, type Server, type Socket } from 'node:net';
 import { readFileSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,7 +16,7 @@ import { TextIndex, decideTexts, init } from '../../ts/index.js';
 import { RedisIndexError, RedisTextIndex, connectRedis } from '../../ts/redis/index.js';
 import { decodeEntry } from '../../ts/redis/log-format.js';
 import { SplitMix64 } from '../oracle.js';
-import { clientOf, uniqueName, useServers } from './servers.js';
+import { clientOf, uniqueName, useClients, useLossyRelay, useServers } from './servers.js';
 
 /** Real lines, their recorded edits and exact copies, in a seeded order. */
 function stream(seed: bigint, n: number): string[] {
@@ -119,16 +118,10 @@ for (const kind of ['single', 'cluster'] as const) {
   describe(`RedisTextIndex on ${kind === 'single' ? 'one server' : 'a cluster of 3 masters + 3 replicas'}`, () => {
     const servers = useServers(kind);
     const replicas = kind === 'cluster' ? 1 : 0;
+    const clients = useClients(servers, 2);
     let client: Redis | Cluster;
     let other: Redis | Cluster;
-    beforeAll(async () => {
-      client = await clientOf(servers());
-      other = await clientOf(servers());
-    }, 60_000);
-    afterAll(() => {
-      client?.disconnect();
-      other?.disconnect();
-    });
+    beforeAll(() => ([client, other] = clients() as [Redis | Cluster, Redis | Cluster]));
 
     it('decides batches from two objects, taking turns at random, as decideTexts over the stream; queries agree with a TextIndex fed the same', async () => {
       const texts = stream(BigInt(kind === 'single' ? 1 : 2), 1500);
@@ -232,16 +225,10 @@ for (const kind of ['single', 'cluster'] as const) {
 
 describe('RedisTextIndex when Redis loses, spoils or cuts what it wrote (one server)', () => {
   const servers = useServers('single');
+  const clients = useClients(servers, 2);
   let client: Redis | Cluster;
   let other: Redis | Cluster;
-  beforeAll(async () => {
-    client = await clientOf(servers());
-    other = await clientOf(servers());
-  }, 60_000);
-  afterAll(() => {
-    client?.disconnect();
-    other?.disconnect();
-  });
+  beforeAll(() => ([client, other] = clients() as [Redis | Cluster, Redis | Cluster]));
 
   it('a replica whose last entries the log lost (a failover) is rebuilt from the log and answers as it', async () => {
     const texts = stream(5n, 600);
@@ -362,47 +349,16 @@ describe('RedisTextIndex when Redis loses, spoils or cuts what it wrote (one ser
   }, 120_000);
 
   describe('through a proxy that loses replies', () => {
-    let proxy: Server;
-    let dropRate = 0;
-    let dropped = 0;
-    const rng = new SplitMix64(78n);
-    const sockets = new Set<Socket>();
-    beforeAll(async () => {
-      // A relay that, for a share of the server's replies, closes both connections instead of
-      // passing the reply on: the command ran, the client never hears of it and sends it again.
-      const port = servers().nodes[0]!.port;
-      proxy = createServer((downstream) => {
-        const upstream = connect(port, '127.0.0.1');
-        sockets.add(downstream).add(upstream);
-        downstream.pipe(upstream);
-        upstream.on('data', (chunk: Buffer) => {
-          if (Number(rng.next() % 10_000n) < dropRate * 10_000) {
-            dropped++;
-            upstream.destroy();
-            downstream.destroy();
-          } else {
-            downstream.write(chunk);
-          }
-        });
-        for (const socket of [upstream, downstream]) socket.on('error', () => undefined).on('close', () => sockets.delete(socket));
-      });
-      await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
-    });
-    afterAll(() => {
-      for (const socket of sockets) socket.destroy();
-      proxy?.close();
-    });
+    const relay = useLossyRelay(servers, 78n);
 
     it('decides, adds and removes as if no reply was lost: each entry once in the log, each remove answered as first asked', async () => {
-      const address = proxy.address();
-      if (address === null || typeof address === 'string') throw new Error('proxy has no port');
-      const relayed = await connectRedis(`redis://127.0.0.1:${address.port}`);
+      const relayed = await connectRedis(`redis://127.0.0.1:${relay().port}`);
       const texts = stream(10n, 1200);
       const name = uniqueName('relay');
       const index = await RedisTextIndex.open({ client: relayed, name, timeout: 10_000 });
       const local = new TextIndex();
       try {
-        dropRate = 0.1;
+        relay().dropRate = 0.1;
         const removes: boolean[] = [];
         const expected: boolean[] = [];
         for (let start = 0; start < texts.length; start += 40) {
@@ -418,8 +374,8 @@ describe('RedisTextIndex when Redis loses, spoils or cuts what it wrote (one ser
             expected.push(local.remove(id));
           }
         }
-        dropRate = 0;
-        expect(dropped).toBeGreaterThan(0);
+        relay().dropRate = 0;
+        expect(relay().dropped).toBeGreaterThan(0);
         expect(removes).toEqual(expected);
         const raw = await client.lrangeBuffer(`textindex:{${name}}:log`, 0, -1);
         const decidedIds = raw.flatMap((bytes, k) => {
@@ -435,7 +391,7 @@ describe('RedisTextIndex when Redis loses, spoils or cuts what it wrote (one ser
           late.close();
         }
       } finally {
-        dropRate = 0;
+        relay().dropRate = 0;
         index.close();
         local.free();
         relayed.disconnect();

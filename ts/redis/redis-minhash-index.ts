@@ -14,7 +14,7 @@ import type { MinHashLshOptions, MinHashQueryOptions, MinHashQueryResult } from 
 import { checkId } from '../shared/text-index.js';
 import { checkOptions, describe, optionKeys } from '../shared/validate.js';
 import { checkClient, checkName, optionalInteger } from './options.js';
-import { SharedLog, type LogRepairReport, type Replica } from './shared-log.js';
+import { IndexReplica, LogIndex, SharedLog } from './shared-log.js';
 
 /**
  * Options of {@link RedisMinHashIndex.open}. The LSH options (`threshold`, `numPerm`, the
@@ -50,11 +50,9 @@ const LSH_FIELDS = ['threshold', 'numPerm', 'falsePositiveWeight', 'falseNegativ
 const LOG_FORMAT = '1';
 
 /** A `MinHashLSH` reading the log's items as signatures (numPerm u32s each, little-endian). */
-class MinHashReplica implements Replica {
-  readonly index: MinHashLSH;
-
+class MinHashReplica extends IndexReplica<MinHashLSH> {
   constructor(description: Readonly<Record<string, string>>) {
-    this.index = new MinHashLSH({ threshold: Number(description.threshold), numPerm: Number(description.numPerm), bands: Number(description.bands), rows: Number(description.rows) });
+    super(new MinHashLSH({ threshold: Number(description.threshold), numPerm: Number(description.numPerm), bands: Number(description.bands), rows: Number(description.rows) }));
   }
 
   decideMany(ids: Uint32Array, items: readonly Buffer[]): MinHashDecisions {
@@ -63,18 +61,6 @@ class MinHashReplica implements Replica {
 
   addMany(ids: Uint32Array, items: readonly Buffer[]): void {
     this.index.addMany(ids, this.#signatures(items));
-  }
-
-  remove(id: number): boolean {
-    return this.index.remove(id);
-  }
-
-  has(id: number): boolean {
-    return this.index.has(id);
-  }
-
-  get size(): number {
-    return this.index.size;
   }
 
   free(): void {
@@ -101,9 +87,7 @@ class MinHashReplica implements Replica {
  * process keeps the whole index in memory (as a `MinHashLSH`: 4 bytes a position per signature,
  * plus its bands) and replays the others' changes before each call.
  */
-export class RedisMinHashIndex {
-  /** The index's name. */
-  readonly name: string;
+export class RedisMinHashIndex extends LogIndex<MinHashReplica> {
   /** The Jaccard similarity decisions and queries reach by default, as stored when the index was created. */
   readonly threshold: number;
   /** Positions of every signature. */
@@ -112,11 +96,9 @@ export class RedisMinHashIndex {
   readonly bands: number;
   /** Positions per band. */
   readonly rows: number;
-  readonly #log: SharedLog<MinHashReplica>;
 
   private constructor(name: string, log: SharedLog<MinHashReplica>) {
-    this.name = name;
-    this.#log = log;
+    super(name, log);
     this.threshold = Number(log.description.threshold);
     this.numPerm = Number(log.description.numPerm);
     this.bands = Number(log.description.bands);
@@ -153,11 +135,6 @@ export class RedisMinHashIndex {
     return new RedisMinHashIndex(name, log);
   }
 
-  /** `true` once {@link RedisMinHashIndex.close} has run. */
-  get closed(): boolean {
-    return this.#log.closed;
-  }
-
   /**
    * Decides `signatures` (one per id, back to back) in order, as `MinHashLSH.decideMany` does,
    * against every signature any process kept before it, and adds those it keeps, under the
@@ -167,8 +144,8 @@ export class RedisMinHashIndex {
    * {@link RedisIndexError} when Redis fails.
    */
   async decideMany(ids: Uint32Array, signatures: Uint32Array): Promise<MinHashDecisions> {
-    this.#checkOpen();
-    return this.#log.writeBatch('decideMany', 'decided', ids, this.#items(ids, signatures));
+    this.checkOpen();
+    return this.log.writeBatch('decideMany', 'decided', ids, this.#items(ids, signatures));
   }
 
   /**
@@ -178,8 +155,8 @@ export class RedisMinHashIndex {
    * @throws As {@link RedisMinHashIndex.decideMany}.
    */
   async addMany(ids: Uint32Array, signatures: Uint32Array): Promise<void> {
-    this.#checkOpen();
-    await this.#log.writeBatch('addMany', 'added', ids, this.#items(ids, signatures));
+    this.checkOpen();
+    await this.log.writeBatch('addMany', 'added', ids, this.#items(ids, signatures));
   }
 
   /** {@link RedisMinHashIndex.addMany} of one signature. */
@@ -187,45 +164,10 @@ export class RedisMinHashIndex {
     await this.addMany(Uint32Array.of(checkId(id)), signature);
   }
 
-  /** Removes `id`; `true` if the index held it when the call began. */
-  async remove(id: number): Promise<boolean> {
-    this.#checkOpen();
-    return this.#log.remove(checkId(id));
-  }
-
   /** `MinHashLSH.query` over every signature kept so far. */
   async query(signature: Uint32Array, options?: MinHashQueryOptions): Promise<MinHashQueryResult> {
-    this.#checkOpen();
-    return this.#log.read('query', (replica) => replica.index.query(signature, options));
-  }
-
-  /** Whether the index holds `id`. */
-  async has(id: number): Promise<boolean> {
-    this.#checkOpen();
-    const checked = checkId(id);
-    return this.#log.read('has', (replica) => replica.has(checked));
-  }
-
-  /** Number of signatures held. */
-  async size(): Promise<number> {
-    this.#checkOpen();
-    return this.#log.read('size', (replica) => replica.size);
-  }
-
-  /** As `RedisTextIndex.repair`. */
-  async repair(): Promise<LogRepairReport> {
-    this.#checkOpen();
-    return this.#log.repair();
-  }
-
-  /** Releases the replica. The index never closes the client: its owner does. Idempotent. */
-  close(): void {
-    this.#log.close();
-  }
-
-  /** Same as {@link RedisMinHashIndex.close}, for `using` declarations. */
-  [Symbol.dispose](): void {
-    this.close();
+    this.checkOpen();
+    return this.log.read('query', (replica) => replica.index.query(signature, options));
   }
 
   /** Each signature as one item's bytes, little-endian. */
@@ -236,10 +178,6 @@ export class RedisMinHashIndex {
     const bytes = toLittleEndian(signatures as Uint32Array);
     const size = 4 * this.numPerm;
     return Array.from({ length: n }, (_, q) => bytes.subarray(q * size, (q + 1) * size));
-  }
-
-  #checkOpen(): void {
-    if (this.#log.closed) throw new TypeError(`index '${this.name}' has been closed`);
   }
 }
 

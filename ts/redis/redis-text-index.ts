@@ -13,7 +13,7 @@ import { checkDecideMany, checkId, type TextQueryResult } from '../shared/text-i
 import { checkOptions, describe, optionKeys } from '../shared/validate.js';
 import { TextIndex } from '../wasm/text-index.js';
 import { checkClient, checkName, optionalInteger } from './options.js';
-import { SharedLog, type LogRepairReport, type Replica } from './shared-log.js';
+import { IndexReplica, LogIndex, SharedLog } from './shared-log.js';
 
 /** Options of {@link RedisTextIndex.open}. */
 export interface RedisTextIndexOptions {
@@ -61,11 +61,9 @@ const OPTIONS = optionKeys<RedisTextIndexOptions>({
 const LOG_FORMAT = '1';
 
 /** A `TextIndex` reading the log's items as UTF-8 texts. */
-class TextReplica implements Replica {
-  readonly index: TextIndex;
-
+class TextReplica extends IndexReplica<TextIndex> {
   constructor(templates: 'keep' | 'remove') {
-    this.index = new TextIndex({ templates });
+    super(new TextIndex({ templates }));
   }
 
   decideMany(ids: Uint32Array, items: readonly Buffer[]): MinHashDecisions {
@@ -74,18 +72,6 @@ class TextReplica implements Replica {
 
   addMany(ids: Uint32Array, items: readonly Buffer[]): void {
     this.index.addMany(ids, items.map((item) => item.toString('utf8')));
-  }
-
-  remove(id: number): boolean {
-    return this.index.remove(id);
-  }
-
-  has(id: number): boolean {
-    return this.index.has(id);
-  }
-
-  get size(): number {
-    return this.index.size;
   }
 
   free(): void {
@@ -102,16 +88,12 @@ class TextReplica implements Replica {
  * `TextIndex` holding every text decided) and replays the others' changes before each call;
  * opening an index replays its whole log.
  */
-export class RedisTextIndex {
-  /** The index's name. */
-  readonly name: string;
+export class RedisTextIndex extends LogIndex<TextReplica> {
   /** Whether template siblings are kept (`'keep'`) or removed too, as stored when it was created. */
   readonly templates: 'keep' | 'remove';
-  readonly #log: SharedLog<TextReplica>;
 
   private constructor(name: string, log: SharedLog<TextReplica>) {
-    this.name = name;
-    this.#log = log;
+    super(name, log);
     this.templates = log.description.templates as 'keep' | 'remove';
   }
 
@@ -146,11 +128,6 @@ export class RedisTextIndex {
     return new RedisTextIndex(name, log);
   }
 
-  /** `true` once {@link RedisTextIndex.close} has run. */
-  get closed(): boolean {
-    return this.#log.closed;
-  }
-
   /**
    * Decides `texts` in order, as `TextIndex.decideMany` does, against every text decided by any
    * process before it, and adds those it keeps under their ids. It holds the index's lock from
@@ -164,9 +141,9 @@ export class RedisTextIndex {
    * when Redis fails.
    */
   async decideMany(ids: Uint32Array, texts: readonly string[]): Promise<MinHashDecisions> {
-    this.#checkOpen();
+    this.checkOpen();
     const batch = checkDecideMany(ids, texts, () => false);
-    return this.#log.writeBatch('decideMany', 'decided', batch.ids, batch.texts.map((text) => Buffer.from(text, 'utf8')));
+    return this.log.writeBatch('decideMany', 'decided', batch.ids, batch.texts.map((text) => Buffer.from(text, 'utf8')));
   }
 
   /**
@@ -176,9 +153,9 @@ export class RedisTextIndex {
    * @throws As {@link RedisTextIndex.decideMany}.
    */
   async addMany(ids: Uint32Array, texts: readonly string[]): Promise<void> {
-    this.#checkOpen();
+    this.checkOpen();
     const batch = checkDecideMany(ids, texts, () => false);
-    await this.#log.writeBatch('addMany', 'added', batch.ids, batch.texts.map((text) => Buffer.from(text, 'utf8')));
+    await this.log.writeBatch('addMany', 'added', batch.ids, batch.texts.map((text) => Buffer.from(text, 'utf8')));
   }
 
   /** {@link RedisTextIndex.addMany} of one text. */
@@ -187,65 +164,18 @@ export class RedisTextIndex {
   }
 
   /**
-   * Removes the kept text `id` (see `TextIndex.remove`); `true` if a kept text held it when the
-   * call began. A call that failed and is made again answers whether `id` is held then.
-   */
-  async remove(id: number): Promise<boolean> {
-    this.#checkOpen();
-    return this.#log.remove(checkId(id));
-  }
-
-  /**
    * The kept texts the rule calls near-duplicates of `text`, most similar first, as
    * `TextIndex.query` answers over every text decided so far. Adds nothing.
    */
   async query(text: string): Promise<TextQueryResult> {
-    this.#checkOpen();
+    this.checkOpen();
     if (typeof text !== 'string') throw new TypeError(`text must be a string, got ${describe(text)}`);
-    return this.#log.read('query', (replica) => replica.index.query(text));
-  }
-
-  /** Whether a kept text holds `id`. */
-  async has(id: number): Promise<boolean> {
-    this.#checkOpen();
-    const checked = checkId(id);
-    return this.#log.read('has', (replica) => replica.has(checked));
-  }
-
-  /** Number of kept texts. */
-  async size(): Promise<number> {
-    this.#checkOpen();
-    return this.#log.read('size', (replica) => replica.size);
+    return this.log.read('query', (replica) => replica.index.query(text));
   }
 
   /** Number of texts decided or added, kept or not. */
   async decided(): Promise<number> {
-    this.#checkOpen();
-    return this.#log.read('decided', (replica) => replica.index.decided);
-  }
-
-  /**
-   * Checks every entry of the log and cuts it before the first one that cannot be read (with
-   * every entry after it: the ones after were decided knowing it), then sets the head to the last
-   * entry kept. Run it when a call failed with kind `'corrupt'`. It holds the lock, so writers
-   * wait; a repair that fails leaves the log as it was or cut (it is one step), and runs again.
-   */
-  async repair(): Promise<LogRepairReport> {
-    this.#checkOpen();
-    return this.#log.repair();
-  }
-
-  /** Releases the replica. The index never closes the client: its owner does. Idempotent. */
-  close(): void {
-    this.#log.close();
-  }
-
-  /** Same as {@link RedisTextIndex.close}, for `using` declarations. */
-  [Symbol.dispose](): void {
-    this.close();
-  }
-
-  #checkOpen(): void {
-    if (this.#log.closed) throw new TypeError(`index '${this.name}' has been closed`);
+    this.checkOpen();
+    return this.log.read('decided', (replica) => replica.index.decided);
   }
 }

@@ -8,6 +8,7 @@
 
 import type { Cluster, Redis } from 'ioredis';
 import type { MinHashDecisions } from '../shared/decide.js';
+import { checkId } from '../shared/text-index.js';
 import { describe } from '../shared/validate.js';
 import { CorruptKey, RedisIndexError, indexError } from './errors.js';
 import { withLock } from './lock.js';
@@ -29,6 +30,34 @@ export interface Replica {
   has(id: number): boolean;
   readonly size: number;
   free(): void;
+}
+
+/** The in-memory index of a method, as much of it as every replica uses alike. */
+interface MethodIndex {
+  remove(id: number): boolean;
+  has(id: number): boolean;
+  readonly size: number;
+}
+
+/** A replica over a method's index `index`: membership, size and removal go to it as they are. */
+export abstract class IndexReplica<I extends MethodIndex> implements Replica {
+  constructor(readonly index: I) {}
+
+  abstract decideMany(ids: Uint32Array, items: readonly Buffer[]): MinHashDecisions;
+  abstract addMany(ids: Uint32Array, items: readonly Buffer[]): void;
+  abstract free(): void;
+
+  remove(id: number): boolean {
+    return this.index.remove(id);
+  }
+
+  has(id: number): boolean {
+    return this.index.has(id);
+  }
+
+  get size(): number {
+    return this.index.size;
+  }
 }
 
 /** The settings of {@link SharedLog.open} every shared index takes. */
@@ -561,4 +590,73 @@ function parseDescription(reply: unknown, key: string, fields: readonly string[]
     throw indexError(operation, new CorruptKey(key, `is not the description of this kind of index (it lacks ${missing.join(', ')})`), false);
   }
   return stored;
+}
+
+/**
+ * What every index shared through a log answers alike (`RedisTextIndex`, `RedisMinHashIndex`):
+ * membership, size, removal, `repair()` and closing. Each method adds how it decides and queries.
+ */
+export abstract class LogIndex<R extends Replica> {
+  /** The index's name. */
+  readonly name: string;
+  /** The log and this process's replica. */
+  protected readonly log: SharedLog<R>;
+
+  protected constructor(name: string, log: SharedLog<R>) {
+    this.name = name;
+    this.log = log;
+  }
+
+  /** `true` once `close()` has run. */
+  get closed(): boolean {
+    return this.log.closed;
+  }
+
+  /**
+   * Removes the kept item `id`; `true` if the index held it when the call began. A call that
+   * failed and is made again answers whether `id` is held then.
+   */
+  async remove(id: number): Promise<boolean> {
+    this.checkOpen();
+    return this.log.remove(checkId(id));
+  }
+
+  /** Whether a kept item holds `id`. */
+  async has(id: number): Promise<boolean> {
+    this.checkOpen();
+    const checked = checkId(id);
+    return this.log.read('has', (replica) => replica.has(checked));
+  }
+
+  /** Number of kept items. */
+  async size(): Promise<number> {
+    this.checkOpen();
+    return this.log.read('size', (replica) => replica.size);
+  }
+
+  /**
+   * Checks every entry of the log and cuts it before the first one that cannot be read (with
+   * every entry after it: the ones after were decided knowing it), then sets the head to the last
+   * entry kept. Run it when a call failed with kind `'corrupt'`. It holds the lock, so writers
+   * wait; a repair that fails leaves the log as it was or cut (it is one step), and runs again.
+   */
+  async repair(): Promise<LogRepairReport> {
+    this.checkOpen();
+    return this.log.repair();
+  }
+
+  /** Releases the replica. The index never closes the client: its owner does. Idempotent. */
+  close(): void {
+    this.log.close();
+  }
+
+  /** Same as `close()`, for `using` declarations. */
+  [Symbol.dispose](): void {
+    this.close();
+  }
+
+  /** @throws {TypeError} once the index is closed. */
+  protected checkOpen(): void {
+    if (this.log.closed) throw new TypeError(`index '${this.name}' has been closed`);
+  }
 }
