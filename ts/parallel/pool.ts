@@ -214,15 +214,14 @@ export class Pool {
     resolveTextOptions(options, 'pool.fingerprintStream');
     yield* this.#chunked(checkTexts(texts, true), (batch) => {
       const packed = packTexts(batch);
-      const transfer = [packed.ascii.buffer, packed.ends.buffer, packed.stringAt.buffer] as ArrayBuffer[];
-      return this.#workers.run<BigUint64Array>({ op: 'fingerprintMany', texts: packed, options }, transfer);
+      return this.#workers.run<BigUint64Array>({ op: 'fingerprintMany', texts: packed, options }, [packed.ascii.buffer, packed.ends.buffer, packed.stringAt.buffer] as ArrayBuffer[]);
     });
   }
 
   /**
    * `minhashMany` of the synchronous API over texts: one signature of `numPerm` positions per
    * text, back to back, in order, the texts signed on the workers in chunks of about 256 K
-   * characters.
+   * characters, packed as `fingerprintMany` packs them.
    *
    * @throws {TypeError | RangeError} for an element that is not a string, or bad options.
    */
@@ -247,7 +246,10 @@ export class Pool {
    */
   async *minhashStream(texts: AsyncIterable<string> | Iterable<string>, options?: MinHashOptions): AsyncGenerator<Uint32Array, void, undefined> {
     resolveMinHashOptions(options, 'pool.minhashStream');
-    yield* this.#chunked(checkTexts(texts, true), (batch) => this.#workers.run<Uint32Array>({ op: 'minhashMany', texts: batch, options }, []));
+    yield* this.#chunked(checkTexts(texts, true), (batch) => {
+      const packed = packTexts(batch);
+      return this.#workers.run<Uint32Array>({ op: 'minhashMany', texts: packed, options }, [packed.ascii.buffer, packed.ends.buffer, packed.stringAt.buffer] as ArrayBuffer[]);
+    });
   }
 
   /**

@@ -15,7 +15,7 @@ import type { WorkSlice } from '../shared/work-slice.js';
 /** What a worker is asked to do. */
 export type Operation =
   | { readonly op: 'fingerprintMany'; readonly texts: PackedTexts; readonly options: TextOptions | undefined }
-  | { readonly op: 'minhashMany'; readonly texts: readonly string[]; readonly options: MinHashOptions | undefined }
+  | { readonly op: 'minhashMany'; readonly texts: PackedTexts; readonly options: MinHashOptions | undefined }
   /**
    * Whole JSON Lines (a final line may lack its `\n`), decoded as UTF-8 in the worker; `first`
    * when they start the input, whose byte order mark is then dropped.

@@ -14,7 +14,7 @@ import { initSync } from '../wasm/loader.js';
 import { SimHashIndex } from '../wasm/simhash-index.js';
 import { featurelessPositions, fingerprintMany, fingerprintPacked } from '../wasm/text.js';
 import { decideSketches, sketchTexts } from '../wasm/text-sketches.js';
-import { minhashMany } from '../wasm/minhash.js';
+import { minhashPacked } from '../wasm/minhash.js';
 import { nodeBuiltin } from './node-builtin.js';
 import type { ErrorData, JsonLinesBlock, Operation, Ready, Request, Response, Setup } from './protocol.js';
 
@@ -75,7 +75,7 @@ function run(request: Operation): { value: unknown; transfer: ArrayBuffer[] } {
       return { value, transfer: buffers(value) };
     }
     case 'minhashMany': {
-      const value = minhashMany(request.texts, request.options);
+      const value = minhashPacked(request.texts, request.options);
       return { value, transfer: buffers(value) };
     }
     case 'sketchTexts': {

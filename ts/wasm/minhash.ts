@@ -5,10 +5,11 @@ import { resolveDatasketchOptions, resolveMinHashOptions, type ResolvedMinHashOp
 import type { DatasketchOptions, DatasketchToken, MinHashOptions } from '../shared/minhash-types.js';
 import type { U64Input } from '../shared/types.js';
 import { checkOffsets, describe, iterate } from '../shared/validate.js';
-import { memoryViews, withInstance } from './loader.js';
+import type { PackedTexts } from '../shared/packed-texts.js';
+import { memoryViews, withInstance, type WasmExports } from './loader.js';
 import { CallScope } from './marshal.js';
 import { throwIfFailed } from './status.js';
-import { encodeRaw } from './text.js';
+import { encodePacked, encodeRaw } from './text.js';
 
 /** Texts are encoded into WebAssembly memory and signed in batches of about this size. */
 const BATCH_BYTES = 4 << 20;
@@ -32,31 +33,54 @@ function signFeatures(features: U64Input, offsets: Uint32Array | null, resolved:
 }
 
 function signTexts(texts: readonly string[], resolved: ResolvedMinHashOptions, out: Uint32Array, at: number, operation: string): void {
+  signEncoded((scope, live) => encodeRaw(scope, live, texts, resolved.text), texts.length, resolved, out, at, operation);
+}
+
+/** Signs `count` texts that `encode` writes into WebAssembly memory, into `out` from `at`. */
+function signEncoded(
+  encode: (scope: CallScope, live: WasmExports) => { ptr: number; offsets: Uint32Array },
+  count: number,
+  resolved: ResolvedMinHashOptions,
+  out: Uint32Array,
+  at: number,
+  operation: string,
+): void {
   withInstance((live) => {
     const scope = new CallScope(live);
     try {
-      const { ptr, offsets } = encodeRaw(scope, live, texts, resolved.text);
+      const { ptr, offsets } = encode(scope, live);
       const offsetsRegion = scope.u32(offsets, 'texts');
-      const count = texts.length * resolved.numPerm;
-      const result = scope.alloc(count * 4);
+      const values = count * resolved.numPerm;
+      const result = scope.alloc(values * 4);
       const t = resolved.text;
       const status = live.sh_minhash_text_many(
         ptr,
-        offsets[texts.length]!,
+        offsets[count]!,
         offsetsRegion.ptr,
         offsetsRegion.length,
         t.unit === 'word' ? 0 : 1,
         t.size,
         BigInt.asIntN(64, t.seed),
         result,
-        count,
+        values,
       );
       throwIfFailed(status, operation);
-      out.set(new Uint32Array(live.memory.buffer, result, count), at);
+      out.set(new Uint32Array(live.memory.buffer, result, values), at);
     } finally {
       scope.release();
     }
   });
+}
+
+/**
+ * `minhashMany` of texts packed by `packTexts` (the pool's workers get them so): one signature
+ * per text, back to back.
+ */
+export function minhashPacked(packed: PackedTexts, options?: MinHashOptions): Uint32Array {
+  const resolved = resolveMinHashOptions(options, 'minhashPacked');
+  const out = new Uint32Array(packed.ends.length * resolved.numPerm);
+  signEncoded((scope, live) => encodePacked(scope, live, packed, resolved.text), packed.ends.length, resolved, out, 0, 'minhashMany');
+  return out;
 }
 
 /**

@@ -120,7 +120,7 @@ function looksAscii(text: string): boolean {
  * stand for: the ASCII ones copied as they are, in runs between the others, which are
  * normalised and encoded here.
  */
-function encodePacked(scope: CallScope, live: WasmExports, packed: PackedTexts, options: ResolvedTextOptions): { ptr: number; offsets: Uint32Array } {
+export function encodePacked(scope: CallScope, live: WasmExports, packed: PackedTexts, options: ResolvedTextOptions): { ptr: number; offsets: Uint32Array } {
   const count = packed.ends.length;
   const strings = packed.strings.map((text, k) => normalizeRuns(text, options, `texts[${packed.stringAt[k]}]`));
   let capacity = packed.ascii.length;
