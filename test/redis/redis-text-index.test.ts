@@ -348,6 +348,58 @@ describe('RedisTextIndex when Redis loses, spoils or cuts what it wrote (one ser
     }
   }, 120_000);
 
+  it('a writer whose lock lapsed cannot append after another: its call fails, nothing of it is stored, and its next call answers as the log', async () => {
+    const texts = stream(11n, 300);
+    const name = uniqueName('lapsed');
+    // The writer believes its lock renewed while Redis lets it lapse, and its append arrives late.
+    let armed = false;
+    const stalled = new Proxy(client, {
+      get(target, property, receiver) {
+        const value: unknown = Reflect.get(target, property, receiver);
+        if (typeof value !== 'function') return value;
+        if (property === 'eval') {
+          return (...args: unknown[]) => (armed && String(args[0]).includes('PEXPIRE') ? Promise.resolve(1) : (value as (...a: unknown[]) => unknown).apply(target, args));
+        }
+        if (property === 'evalshaBuffer') {
+          return async (...args: unknown[]) => {
+            const keys = args[2] as string[];
+            if (armed && keys[0]!.endsWith(':log') && (args[3] as Buffer[]).length === 4) await new Promise((resolve) => setTimeout(resolve, 400));
+            return (value as (...a: unknown[]) => unknown).apply(target, args);
+          };
+        }
+        return (value as (...a: unknown[]) => unknown).bind(target);
+      },
+    });
+    const a = await RedisTextIndex.open({ client: stalled, name, lockFor: 100 });
+    const b = await RedisTextIndex.open({ client: other, name });
+    try {
+      await a.decideMany(Uint32Array.from({ length: 100 }, (_, q) => q), texts.slice(0, 100));
+      armed = true;
+      const late = a.decideMany(Uint32Array.from({ length: 100 }, (_, q) => 100 + q), texts.slice(100, 200));
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      await b.decideMany(Uint32Array.from({ length: 100 }, (_, q) => 200 + q), texts.slice(200, 300));
+      const error = await expectRejects(late, 'failed', /another process wrote to the log while this call held a lock that had lapsed/);
+      expect(error.partial).toBe(false);
+      armed = false;
+      const order = await loggedOrder(client, name);
+      expect(order.ids).toEqual([...Array.from({ length: 100 }, (_, q) => q), ...Array.from({ length: 100 }, (_, q) => 200 + q)]);
+      // `a` holds a batch the log does not: its next call starts again from the log.
+      const local = new TextIndex();
+      try {
+        local.decideMany(Uint32Array.from(order.ids), order.texts);
+        expect(await a.size()).toBe(local.size);
+        expect(await a.has(150)).toBe(false);
+        for (const probe of texts.slice(100, 140)) expect(await a.query(probe)).toEqual(local.query(probe));
+      } finally {
+        local.free();
+      }
+    } finally {
+      armed = false;
+      a.close();
+      b.close();
+    }
+  }, 60_000);
+
   describe('through a proxy that loses replies', () => {
     const relay = useLossyRelay(servers, 78n);
 
@@ -402,6 +454,37 @@ describe('RedisTextIndex when Redis loses, spoils or cuts what it wrote (one ser
 
 describe('RedisTextIndex through a failover (cluster, replicas: 1)', () => {
   const servers = useServers('cluster');
+
+  it('keeps every acknowledged batch when every node is killed and restarted from its AOF, and the same object goes on', async () => {
+    const client = await clientOf(servers());
+    const texts = stream(12n, 1200);
+    const name = uniqueName('restart');
+    const index = await RedisTextIndex.open({ client, name, replicas: 1, timeout: 3000 });
+    try {
+      for (let start = 0; start < 600; start += 200) await index.decideMany(Uint32Array.from({ length: 200 }, (_, q) => start + q), texts.slice(start, start + 200));
+      await servers().killAll();
+      await expect(index.size()).rejects.toThrow(RedisIndexError);
+      await servers().startAll();
+      for (let start = 600; start < 1200; start += 200) {
+        for (let attempt = 0; ; attempt++) {
+          try {
+            await index.decideMany(Uint32Array.from({ length: 200 }, (_, q) => start + q), texts.slice(start, start + 200));
+            break;
+          } catch (error) {
+            expect(error).toBeInstanceOf(RedisIndexError);
+            if (attempt > 60) throw error;
+            await new Promise((resolve) => setTimeout(resolve, 250));
+          }
+        }
+      }
+      const order = await loggedOrder(client, name);
+      expect(order.ids).toEqual(texts.map((_, i) => i));
+      expect(order.representative).toEqual(batchOver(order));
+    } finally {
+      index.close();
+      client.disconnect();
+    }
+  }, 180_000);
 
   it('loses no acknowledged batch when the master holding the index is killed mid-load', async () => {
     const client = await clientOf(servers());
