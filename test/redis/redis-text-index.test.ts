@@ -195,6 +195,7 @@ for (const kind of ['single', 'cluster'] as const) {
           expect(b.templates).toBe('remove');
           expect(await b.has(11)).toBe(false);
           expect(await b.has(12)).toBe(true);
+          expect(Array.from(await b.hasMany(Uint32Array.of(10, 11, 12, 13, 14, 99)))).toEqual([1, 0, 1, 0, 0, 0]);
           expect(await b.size()).toBe(2);
           expect((await b.query('A functional CSS framework')).ids.length).toBe(0);
           expect(Array.from((await b.query('stub typescript definitions entry for ajv')).ids)).toEqual([10]);

@@ -92,7 +92,7 @@ export async function sharedDecisions(
 
 /** A shared index of the log kind (`RedisTextIndex`, `RedisMinHashIndex`), deciding this process's documents by position. */
 interface Online {
-  has(id: number): Promise<boolean>;
+  hasMany(ids: Uint32Array): Promise<Uint8Array>;
   /** Decides the documents at `positions` under `ids`. */
   decide(ids: Uint32Array, positions: readonly number[]): Promise<MinHashDecisions>;
   close(): void;
@@ -106,7 +106,7 @@ export function sharedTextDecisions(own: Sketched, shared: SharedIndex): Promise
   const texts = own.texts!;
   return sharedLogDecisions(own, shared, 'textindex', async (client) => {
     const index = await RedisTextIndex.open({ client, name: shared.index });
-    return { has: (id) => index.has(id), decide: (ids, positions) => index.decideMany(ids, positions.map((k) => texts[k]!)), close: () => index.close() };
+    return { hasMany: (ids) => index.hasMany(ids), decide: (ids, positions) => index.decideMany(ids, positions.map((k) => texts[k]!)), close: () => index.close() };
   });
 }
 
@@ -120,7 +120,7 @@ export function sharedMinHashDecisions(own: Signed, shared: SharedIndex, lsh: Mi
       positions.forEach((p, q) => out.set(own.signatures.subarray(p * k, (p + 1) * k), q * k));
       return out;
     };
-    return { has: (id) => index.has(id), decide: (ids, positions) => index.decideMany(ids, gather(positions)), close: () => index.close() };
+    return { hasMany: (ids) => index.hasMany(ids), decide: (ids, positions) => index.decideMany(ids, gather(positions)), close: () => index.close() };
   });
 }
 
@@ -185,7 +185,7 @@ async function decideOnce(
 ): Promise<void> {
   const batch = Array.from(ids.subarray(start, end));
   for (;;) {
-    const [held, recorded] = await Promise.all([Promise.all(batch.map((id) => index.has(id))), client.hmget(removedKey, ...batch.map(String))]);
+    const [held, recorded] = await Promise.all([index.hasMany(Uint32Array.from(batch)), client.hmget(removedKey, ...batch.map(String))]);
     const fresh: number[] = [];
     batch.forEach((id, q) => {
       const record = recorded[q];

@@ -628,6 +628,16 @@ export abstract class LogIndex<R extends Replica> {
     return this.log.read('has', (replica) => replica.has(checked));
   }
 
+  /**
+   * `has` of each of `ids` at once, read from one state of the index (one round trip when this
+   * process is up to date): `held[k]` is 1 when a kept item holds `ids[k]`, else 0.
+   */
+  async hasMany(ids: Uint32Array): Promise<Uint8Array> {
+    this.checkOpen();
+    if (!(ids instanceof Uint32Array)) throw new TypeError(`ids must be a Uint32Array, got ${describe(ids)}`);
+    return this.log.read('hasMany', (replica) => Uint8Array.from(ids, (id) => (replica.has(id) ? 1 : 0)));
+  }
+
   /** Number of kept items. */
   async size(): Promise<number> {
     this.checkOpen();
