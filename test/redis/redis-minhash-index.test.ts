@@ -101,6 +101,13 @@ for (const kind of ['single', 'cluster'] as const) {
       const index = await RedisMinHashIndex.open({ client, name, numPerm: 32, bands: 8, rows: 4 });
       try {
         await expect(RedisMinHashIndex.open({ client, name, numPerm: 32, bands: 4, rows: 8 })).rejects.toThrow(/was created with bands '8', not '4'/);
+        // What is given is compared, not the defaults the planner fills in.
+        const planned = await RedisMinHashIndex.open({ client, name: `${name}-t`, numPerm: 32, threshold: 0.8, bands: 8, rows: 4 });
+        planned.close();
+        const again = await RedisMinHashIndex.open({ client, name: `${name}-t`, numPerm: 32, bands: 8, rows: 4 });
+        expect(again.threshold).toBe(0.8);
+        again.close();
+        await expect(RedisMinHashIndex.open({ client, name: `${name}-t`, threshold: 0.7 })).rejects.toThrow(/was created with threshold '0.8', not '0.7'/);
         await expect(RedisMinHashIndex.open({ client, name, num_perm: 32 } as never)).rejects.toThrow(/num_perm is spelt numPerm/);
         await index.add(1, new Uint32Array(32));
         await expect(index.decideMany(Uint32Array.of(1), new Uint32Array(32))).rejects.toThrow(/ids\[0\] = 1 is held by a kept signature/);

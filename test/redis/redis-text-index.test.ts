@@ -8,13 +8,14 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { readFileSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Cluster, Redis } from 'ioredis';
 import { TextIndex, decideTexts, init } from '../../ts/index.js';
 import { RedisIndexError, RedisTextIndex, connectRedis } from '../../ts/redis/index.js';
-import { decodeEntry } from '../../ts/redis/log-format.js';
+import { APPEND, CONFIRM, TRUNCATE, decodeEntry } from '../../ts/redis/log-format.js';
 import { SplitMix64 } from '../oracle.js';
 import { clientOf, uniqueName, useClients, useLossyRelay, useServers } from './servers.js';
 
@@ -211,6 +212,41 @@ for (const kind of ['single', 'cluster'] as const) {
       }
     }, 60_000);
 
+    it("with known: 'answer', decides each text once: ids decided before are answered as then, the others decided", async () => {
+      const texts = stream(BigInt(kind === 'single' ? 13 : 14), 400);
+      const name = uniqueName('answer');
+      const a = await RedisTextIndex.open({ client, name, replicas });
+      const b = await RedisTextIndex.open({ client: other, name });
+      try {
+        const first = await a.decideMany(Uint32Array.from({ length: 300 }, (_, q) => q), texts.slice(0, 300));
+        const decided = await a.decided();
+        // Ids 200..399 again and anew, from another process: 200..299 answered, 300..399 decided.
+        const ids = Uint32Array.from({ length: 200 }, (_, q) => 200 + q);
+        const again = await b.decideMany(ids, texts.slice(200, 400), { known: 'answer' });
+        expect(Array.from(again.representative.subarray(0, 100))).toEqual(Array.from(first.representative.subarray(200, 300)));
+        expect(Array.from(again.similarity.subarray(0, 100))).toEqual(Array.from(first.similarity.subarray(200, 300)));
+        expect(await a.decided()).toBe(decided + 100);
+        expect(Array.from((await a.decideMany(ids, texts.slice(200, 400), { known: 'answer' })).representative)).toEqual(Array.from(again.representative));
+        expect(await b.decided()).toBe(decided + 100);
+        // Over everything, what one run over the 400 texts decides.
+        expect([...first.representative.subarray(0, 200), ...again.representative]).toEqual(Array.from(decideTexts(texts).representative));
+        // A removed id is decided anew.
+        const kept = ids.find((id, q) => again.representative[q] === id)!;
+        expect(await a.remove(kept)).toBe(true);
+        expect(await b.decided()).toBe(decided + 100);
+        await b.decideMany(Uint32Array.of(kept), ['an entirely new line about something else'], { known: 'answer' });
+        expect(await a.decided()).toBe(decided + 101);
+        await expect(b.decideMany(Uint32Array.of(1), ['x'], { known: 'sometimes' as never })).rejects.toThrow(/options.known must be 'refuse' or 'answer'/);
+        // A call waiting for its turn when the index is closed fails, naming it.
+        const waiting = b.size();
+        b.close();
+        await expect(waiting).rejects.toThrow(/has been closed/);
+      } finally {
+        a.close();
+        b.close();
+      }
+    }, 60_000);
+
     it('refuses options it does not know and templates other than the stored ones', async () => {
       const name = uniqueName('options');
       await expect(RedisTextIndex.open({ client, name, treshold: 1 } as never)).rejects.toThrow(/unknown option 'treshold' of RedisTextIndex.open/);
@@ -276,8 +312,27 @@ describe('RedisTextIndex when Redis loses, spoils or cuts what it wrote (one ser
       await client.lset(key, 2, spoilt);
       const error = await expectRejects(RedisTextIndex.open({ client, name }), 'corrupt', /position 2 an entry whose checksum does not match/);
       expect(error.key).toBe(key);
-      const report = await a.repair();
+      // A fresh process cannot open it, and repairs it without opening; a repair whose reply is
+      // lost, sent again, finds its work done.
+      const truncate = createHash('sha1').update(TRUNCATE).digest('hex');
+      let lost = 0;
+      const lossy = new Proxy(client, {
+        get(target, property, receiver) {
+          const value: unknown = Reflect.get(target, property, receiver);
+          if (typeof value !== 'function') return value;
+          if (property !== 'evalshaBuffer' && property !== 'evalBuffer') return (value as (...a: unknown[]) => unknown).bind(target);
+          return async (...args: unknown[]) => {
+            const reply = await (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
+            // By its SHA-1, or its text after NOSCRIPT.
+            if ((args[0] === truncate || args[0] === TRUNCATE) && lost++ === 0) throw new Error('Connection is closed.');
+            return reply;
+          };
+        },
+      });
+      const report = await RedisTextIndex.repair({ client: lossy, name });
+      expect(lost).toBe(2);
       expect(report).toEqual({ entries: 2, dropped: 2, head: false });
+      expect(await a.decided()).toBe(100);
       const b = await RedisTextIndex.open({ client, name });
       try {
         expect(await b.decided()).toBe(100);
@@ -379,7 +434,7 @@ describe('RedisTextIndex when Redis loses, spoils or cuts what it wrote (one ser
       const late = a.decideMany(Uint32Array.from({ length: 100 }, (_, q) => 100 + q), texts.slice(100, 200));
       await new Promise((resolve) => setTimeout(resolve, 200));
       await b.decideMany(Uint32Array.from({ length: 100 }, (_, q) => 200 + q), texts.slice(200, 300));
-      const error = await expectRejects(late, 'failed', /another process wrote to the log while this call held a lock that had lapsed/);
+      const error = await expectRejects(late, 'failed', /another process wrote to the log after the entry this call read \(a lock lapsed\)/);
       expect(error.partial).toBe(false);
       armed = false;
       const order = await loggedOrder(client, name);
@@ -487,6 +542,46 @@ describe('RedisTextIndex through a failover (cluster, replicas: 1)', () => {
     }
   }, 180_000);
 
+  it('a write whose reply is lost is confirmed by the replicas before the call made again resolves', async () => {
+    const client = await clientOf(servers());
+    const confirm = createHash('sha1').update(CONFIRM).digest('hex');
+    const append = createHash('sha1').update(APPEND).digest('hex');
+    let confirms = 0;
+    let lose = true;
+    const lossy = new Proxy(client, {
+      get(target, property, receiver) {
+        const value: unknown = Reflect.get(target, property, receiver);
+        if (typeof value !== 'function') return value;
+        if (property !== 'evalshaBuffer' && property !== 'evalBuffer') return (value as (...a: unknown[]) => unknown).bind(target);
+        return async (...args: unknown[]) => {
+          // Scripts go by their SHA-1, or by their text after NOSCRIPT (counted once they ran).
+          const reply = await (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
+          if (args[0] === confirm || args[0] === CONFIRM) confirms++;
+          if ((args[0] === append || args[0] === APPEND) && lose) {
+            lose = false;
+            throw new Error('the reply was lost');
+          }
+          return reply;
+        };
+      },
+    });
+    const name = uniqueName('confirm');
+    const index = await RedisTextIndex.open({ client: lossy, name, replicas: 1 });
+    try {
+      const texts = stream(15n, 100);
+      const ids = Uint32Array.from({ length: 100 }, (_, q) => q);
+      await expect(index.decideMany(ids, texts)).rejects.toThrow(RedisIndexError);
+      expect(confirms).toBe(0);
+      const got = await index.decideMany(ids, texts);
+      expect(confirms).toBe(1);
+      expect(Array.from(got.representative)).toEqual(Array.from(decideTexts(texts).representative));
+      expect((await loggedOrder(client, name)).ids).toEqual(Array.from(ids));
+    } finally {
+      index.close();
+      client.disconnect();
+    }
+  }, 60_000);
+
   it('loses no acknowledged batch when the master holding the index is killed mid-load', async () => {
     const client = await clientOf(servers());
     const texts = stream(9n, 4000);
@@ -499,12 +594,18 @@ describe('RedisTextIndex through a failover (cluster, replicas: 1)', () => {
       const owner = (client as Cluster).slots[slot]![0]!;
       const victim = servers().nodes.find((node) => `127.0.0.1:${node.port}` === owner);
       expect(victim).toBeDefined();
-      let killed = false;
+      let restarted: Promise<void> | undefined;
       for (let start = 0; start < texts.length; start += 200) {
         const ids = Uint32Array.from({ length: 200 }, (_, q) => start + q);
         if (start === 1000) {
           await victim!.kill();
-          killed = true;
+          // Its replica takes over; until the old master is back as the new one's replica, no
+          // write can be confirmed by a replica, and every write fails.
+          restarted = (async () => {
+            await servers().waitHealthy(30_000);
+            await victim!.start();
+            await servers().waitHealthy(30_000);
+          })();
         }
         for (let attempt = 0; ; attempt++) {
           try {
@@ -513,12 +614,13 @@ describe('RedisTextIndex through a failover (cluster, replicas: 1)', () => {
             break;
           } catch (error) {
             expect(error).toBeInstanceOf(RedisIndexError);
-            if (attempt > 60) throw error;
+            if (attempt > 240) throw error;
             await new Promise((resolve) => setTimeout(resolve, 250));
           }
         }
       }
-      expect(killed).toBe(true);
+      expect(restarted).toBeDefined();
+      await restarted;
       const order = await loggedOrder(client, name);
       const expected = new Map(batchOver(order).map((rep, k) => [order.ids[k]!, rep]));
       for (const batch of acknowledged) batch.ids.forEach((id, q) => expect([id, batch.representative[q]]).toEqual([id, expected.get(id)]));

@@ -92,8 +92,7 @@ export async function sharedDecisions(
 
 /** A shared index of the log kind (`RedisTextIndex`, `RedisMinHashIndex`), deciding this process's documents by position. */
 interface Online {
-  hasMany(ids: Uint32Array): Promise<Uint8Array>;
-  /** Decides the documents at `positions` under `ids`. */
+  /** Decides the documents at `positions` under `ids`; those the index decided before are answered as then. */
   decide(ids: Uint32Array, positions: readonly number[]): Promise<MinHashDecisions>;
   close(): void;
 }
@@ -106,7 +105,7 @@ export function sharedTextDecisions(own: Sketched, shared: SharedIndex): Promise
   const texts = own.texts!;
   return sharedLogDecisions(own, shared, 'textindex', async (client) => {
     const index = await RedisTextIndex.open({ client, name: shared.index });
-    return { hasMany: (ids) => index.hasMany(ids), decide: (ids, positions) => index.decideMany(ids, positions.map((k) => texts[k]!)), close: () => index.close() };
+    return { decide: (ids, positions) => index.decideMany(ids, positions.map((k) => texts[k]!), { known: 'answer' }), close: () => index.close() };
   });
 }
 
@@ -120,15 +119,15 @@ export function sharedMinHashDecisions(own: Signed, shared: SharedIndex, lsh: Mi
       positions.forEach((p, q) => out.set(own.signatures.subarray(p * k, (p + 1) * k), q * k));
       return out;
     };
-    return { hasMany: (ids) => index.hasMany(ids), decide: (ids, positions) => index.decideMany(ids, gather(positions)), close: () => index.close() };
+    return { decide: (ids, positions) => index.decideMany(ids, gather(positions), { known: 'answer' }), close: () => index.close() };
   });
 }
 
 /**
  * {@link sharedDecisions} against an index shared through a log. Each document is decided once:
- * one an earlier run decided (its id is kept in the index, or recorded as removed beside it) is
- * answered as it was then, not decided again — the default rule counts every text it decides,
- * so deciding a text twice would shift later decisions.
+ * one the log decided before (an earlier run, or another process at once, read it) is answered
+ * as it was decided then (`known: 'answer'`, under the index's lock) — the default rule counts
+ * every text it decides, so deciding a text twice would shift later decisions.
  */
 async function sharedLogDecisions(
   own: Documents,
@@ -147,7 +146,9 @@ async function sharedLogDecisions(
       const similarity = new Float64Array(ids.length);
       for (let start = 0; start < ids.length; start += BATCH) {
         const end = Math.min(ids.length, start + BATCH);
-        await decideOnce(client, keys[3]!, index, ids, start, end, representativeId, similarity);
+        const decided = await index.decide(ids.slice(start, end), Array.from({ length: end - start }, (_, q) => start + q));
+        representativeId.set(decided.representative, start);
+        similarity.set(decided.similarity, start);
       }
       const { names, foreign, representative } = await namesOf(client, shared.index, keys, 0, own.ids, ids, representativeId);
       const groups = groupsOf(representative).map(
@@ -166,58 +167,6 @@ async function sharedLogDecisions(
   }
 }
 
-/**
- * Decides documents `start .. end` into `representativeId` and `similarity`: those an earlier run
- * decided are answered as then — kept when the index holds the id, removed as recorded in the
- * hash `removedKey` — and the others decided, their removals recorded. The check and the decision
- * are two calls: a batch refused because another process took an id in between is checked again.
- * A run stopped between a decision and its record leaves those documents to be decided again.
- */
-async function decideOnce(
-  client: Redis | Cluster,
-  removedKey: string,
-  index: Online,
-  ids: Uint32Array,
-  start: number,
-  end: number,
-  representativeId: Uint32Array,
-  similarity: Float64Array,
-): Promise<void> {
-  const batch = Array.from(ids.subarray(start, end));
-  for (;;) {
-    const [held, recorded] = await Promise.all([index.hasMany(Uint32Array.from(batch)), client.hmget(removedKey, ...batch.map(String))]);
-    const fresh: number[] = [];
-    batch.forEach((id, q) => {
-      const record = recorded[q];
-      if (held[q]) {
-        representativeId[start + q] = id;
-        similarity[start + q] = 1;
-      } else if (record !== null && record !== undefined) {
-        const [kept, value] = record.split(' ');
-        representativeId[start + q] = Number(kept);
-        similarity[start + q] = Number(value);
-      } else {
-        fresh.push(start + q);
-      }
-    });
-    let decided;
-    try {
-      decided = await index.decide(Uint32Array.from(fresh, (k) => ids[k]!), fresh);
-    } catch (error) {
-      if (error instanceof RangeError && /is held by a kept/.test(error.message)) continue;
-      throw error;
-    }
-    const removals: string[] = [];
-    fresh.forEach((k, q) => {
-      representativeId[k] = decided.representative[q]!;
-      similarity[k] = decided.similarity[q]!;
-      if (decided.representative[q] !== ids[k]) removals.push(String(ids[k]), `${decided.representative[q]} ${decided.similarity[q]}`);
-    });
-    if (removals.length > 0) await client.hset(removedKey, ...removals);
-    return;
-  }
-}
-
 /** Refuses two documents of one name: the shared index knows documents by name. */
 function checkUniqueNames(names: readonly string[]): void {
   const first = new Map<string, number>();
@@ -228,12 +177,9 @@ function checkUniqueNames(names: readonly string[]): void {
   });
 }
 
-/**
- * The registry's keys under `prefix` (the index's, so they share its hash slot): names → ids,
- * ids → records, the next id, and (for the text index) removed ids → their representative.
- */
+/** The registry's keys under `prefix` (the index's, so they share its hash slot): names → ids, ids → records, the next id. */
 function registryKeys(prefix: string): string[] {
-  return [`${prefix}:names`, `${prefix}:ids`, `${prefix}:next`, `${prefix}:removed`];
+  return [`${prefix}:names`, `${prefix}:ids`, `${prefix}:next`];
 }
 
 /** Each name's id, registering `record(k)` (`skip` characters, then the name) for document k. */
@@ -241,7 +187,7 @@ async function register(client: Redis | Cluster, keys: readonly string[], skip: 
   const ids = new Uint32Array(names.length);
   for (let start = 0; start < ids.length; start += BATCH) {
     const entries = names.slice(start, start + BATCH).map((_, k) => record(start + k));
-    const reply = (await client.eval(REGISTER, 3, ...keys.slice(0, 3), String(skip), ...entries)) as number[];
+    const reply = (await client.eval(REGISTER, 3, ...keys, String(skip), ...entries)) as number[];
     ids.set(reply, start);
   }
   return ids;

@@ -60,6 +60,8 @@ export class TextSketchCollector {
     await this.#batches.finish();
     const sketches = this.#sketches;
     const wordless = new Set(sketches.wordless());
+    // A shared index takes the texts themselves: the sketches only told which have words.
+    if (this.#kept !== undefined) sketches.free();
     // Documents with words, by their position among all, and the way back.
     const positions = this.#ids.map((_, i) => i).filter((i) => !wordless.has(i));
     const compact = new Int32Array(this.#ids.length).fill(-1);
@@ -71,6 +73,7 @@ export class TextSketchCollector {
       featurelessAt: [...wordless],
       ...(this.#kept === undefined ? {} : { texts: positions.map((p) => this.#kept![p]!) }),
       decide: (priority) => {
+        if (this.#kept !== undefined) throw new Error('these documents are decided through the shared index');
         try {
           // Documents without words are kept and compared with none, wherever they are taken.
           let options: { priority: Float64Array } | undefined;

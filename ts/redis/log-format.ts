@@ -154,14 +154,28 @@ return {redis.call('LLEN', KEYS[1]), redis.call('GET', KEYS[2])}`;
 
 /**
  * Cuts the log to its first `ARGV[1]` entries and sets the head to `ARGV[2]` (deleted for an
- * empty log), if the log still has `ARGV[3]` entries. KEYS: log, head.
+ * empty log), if the log still has `ARGV[3]` entries and the head `ARGV[4]` (`*`: whatever it
+ * holds, for a corrupt head). Answers 1 when done, also when a re-sent request finds it done
+ * already; 0 when the log changed. KEYS: log, head.
  */
 export const TRUNCATE = `${LOG_CHECK}
-if redis.call('LLEN', KEYS[1]) ~= tonumber(ARGV[3]) then return 0 end
+local len = redis.call('LLEN', KEYS[1])
+local head = redis.pcall('GET', KEYS[2])
+if type(head) == 'table' then head = '*' elseif not head then head = '' end
 local keep = tonumber(ARGV[1])
+if len == keep and ((keep == 0 and head == '') or (keep > 0 and head == ARGV[2])) then return 1 end
+if len ~= tonumber(ARGV[3]) or (ARGV[4] ~= '*' and head ~= ARGV[4] and not (head == '' and ARGV[4] == string.rep('\\0', ${CHAIN_BYTES}))) then return 0 end
 if keep == 0 then redis.call('DEL', KEYS[1], KEYS[2]) return 1 end
 redis.call('LTRIM', KEYS[1], 0, keep - 1)
 redis.call('SET', KEYS[2], ARGV[2])
+return 1`;
+
+/**
+ * Writes the head's own value again: a write on this connection, after every entry the log holds
+ * in the master's stream to its replicas, that a `WAIT` after it can count. KEYS: head.
+ */
+export const CONFIRM = `local head = redis.call('GET', KEYS[1])
+if head then redis.call('SET', KEYS[1], head) end
 return 1`;
 
 /**

@@ -14,13 +14,14 @@ import type { MinHashLshOptions, MinHashQueryOptions, MinHashQueryResult } from 
 import { checkId } from '../shared/text-index.js';
 import { checkOptions, describe, optionKeys } from '../shared/validate.js';
 import { checkClient, checkName, optionalInteger } from './options.js';
-import { IndexReplica, LogIndex, SharedLog } from './shared-log.js';
+import { IndexReplica, LogIndex, SharedLog, answersKnown, type LogDecideOptions, type LogRepairReport, type SharedLogSettings } from './shared-log.js';
 
 /**
  * Options of {@link RedisMinHashIndex.open}. The LSH options (`threshold`, `numPerm`, the
  * weights, or `bands` and `rows`) plan the index when it is created, as `new MinHashLSH(options)`
- * does (default: threshold 0.6, 128 positions); a later open may leave them out, or must plan the
- * same bands.
+ * does (default: threshold 0.6, 128 positions). A later open may leave them out; what it gives is
+ * compared with the stored plan: `threshold` and `numPerm` when given, and the bands and rows
+ * when it gives them or the weights that plan them.
  */
 export interface RedisMinHashIndexOptions extends MinHashLshOptions {
   /** An ioredis `Redis` (one server) or `Cluster` client. The index never closes it. */
@@ -113,39 +114,40 @@ export class RedisMinHashIndex extends LogIndex<MinHashReplica> {
    * @throws {RedisIndexError} when Redis cannot be reached, or a key of the index is corrupt.
    */
   static async open(options: RedisMinHashIndexOptions): Promise<RedisMinHashIndex> {
-    const opts = checkOptions(options, OPTIONS, 'RedisMinHashIndex.open');
-    const client = checkClient(opts.client);
-    const name = checkName(opts.name);
-    const lsh = Object.fromEntries(LSH_FIELDS.filter((field) => opts[field] !== undefined).map((field) => [field, opts[field]]));
-    const plan = planMinHashLsh(lsh);
-    const log = await SharedLog.open({
-      client,
-      name,
-      prefix: 'minhashindex',
-      description: { format: LOG_FORMAT, rule: 'minhash-v1', threshold: String(plan.threshold), numPerm: String(plan.numPerm), bands: String(plan.bands), rows: String(plan.rows) },
-      given: new Set(Object.keys(lsh).length === 0 ? [] : ['threshold', 'numPerm', 'bands', 'rows']),
-      replicas: optionalInteger(opts.replicas, 'options.replicas', 0, 16, 0),
-      replicaTimeout: optionalInteger(opts.replicaTimeout, 'options.replicaTimeout', 1, 3_600_000, 2000),
-      timeout: optionalInteger(opts.timeout, 'options.timeout', 1, 3_600_000, 5000),
-      lockFor: optionalInteger(opts.lockFor, 'options.lockFor', 1, 3_600_000, 30_000),
-      noun: 'signature',
-      operation: 'RedisMinHashIndex.open',
-      replica: (description) => new MinHashReplica(description),
-    });
-    return new RedisMinHashIndex(name, log);
+    const { name, settings } = minhashLogSettings(options, 'RedisMinHashIndex.open');
+    return new RedisMinHashIndex(name, await SharedLog.open(settings));
+  }
+
+  /**
+   * Repairs index `options.name` without opening it (an index whose log cannot be replayed cannot
+   * be opened), as {@link RedisMinHashIndex.repair} does; the options are `open`'s.
+   *
+   * @throws As {@link RedisMinHashIndex.open}.
+   */
+  static async repair(options: RedisMinHashIndexOptions): Promise<LogRepairReport> {
+    const { settings } = minhashLogSettings(options, 'RedisMinHashIndex.repair');
+    const log = await SharedLog.open(settings, false);
+    try {
+      return await log.repair();
+    } finally {
+      log.close();
+    }
   }
 
   /**
    * Decides `signatures` (one per id, back to back) in order, as `MinHashLSH.decideMany` does,
    * against every signature any process kept before it, and adds those it keeps, under the
-   * index's lock; written and resumed as `RedisTextIndex.decideMany` is.
+   * index's lock; written and resumed as `RedisTextIndex.decideMany` is, and with
+   * `options.known: 'answer'` a signature whose id the index decided before is answered as then
+   * (see {@link LogDecideOptions}).
    *
-   * @throws {TypeError | RangeError} for bad ids or signatures, or ids the index holds;
-   * {@link RedisIndexError} when Redis fails.
+   * @throws {TypeError | RangeError} for bad ids or signatures, or ids the index holds (unless
+   * `options.known` is `'answer'`); {@link RedisIndexError} when Redis fails.
    */
-  async decideMany(ids: Uint32Array, signatures: Uint32Array): Promise<MinHashDecisions> {
+  async decideMany(ids: Uint32Array, signatures: Uint32Array, options?: LogDecideOptions): Promise<MinHashDecisions> {
     this.checkOpen();
-    return this.log.writeBatch('decideMany', 'decided', ids, this.#items(ids, signatures));
+    const answer = answersKnown(options, 'RedisMinHashIndex.decideMany');
+    return this.log.writeBatch('decideMany', 'decided', ids, this.#items(ids, signatures), answer);
   }
 
   /**
@@ -196,4 +198,37 @@ function fromLittleEndian(bytes: Uint8Array): Uint32Array {
   if (LITTLE_ENDIAN) return new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.length / 4);
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.length);
   return Uint32Array.from({ length: bytes.length / 4 }, (_, i) => view.getUint32(4 * i, true));
+}
+
+/** The settings of the log of a MinHash index, from the options of `open` (checked). */
+function minhashLogSettings(options: RedisMinHashIndexOptions, operation: string): { name: string; settings: SharedLogSettings<MinHashReplica> } {
+  const opts = checkOptions(options, OPTIONS, operation);
+  const client = checkClient(opts.client);
+  const name = checkName(opts.name);
+  const lsh = Object.fromEntries(LSH_FIELDS.filter((field) => opts[field] !== undefined).map((field) => [field, opts[field]]));
+  const plan = planMinHashLsh(lsh);
+  const given = new Set<string>();
+  if (opts.threshold !== undefined) given.add('threshold');
+  if (opts.numPerm !== undefined) given.add('numPerm');
+  if (['bands', 'rows', 'falsePositiveWeight', 'falseNegativeWeight'].some((field) => lsh[field] !== undefined)) {
+    given.add('bands');
+    given.add('rows');
+  }
+  return {
+    name,
+    settings: {
+      client,
+      name,
+      prefix: 'minhashindex',
+      description: { format: LOG_FORMAT, rule: 'minhash-v1', threshold: String(plan.threshold), numPerm: String(plan.numPerm), bands: String(plan.bands), rows: String(plan.rows) },
+      given,
+      replicas: optionalInteger(opts.replicas, 'options.replicas', 0, 16, 0),
+      replicaTimeout: optionalInteger(opts.replicaTimeout, 'options.replicaTimeout', 1, 3_600_000, 2000),
+      timeout: optionalInteger(opts.timeout, 'options.timeout', 1, 3_600_000, 5000),
+      lockFor: optionalInteger(opts.lockFor, 'options.lockFor', 1, 3_600_000, 30_000),
+      noun: 'signature',
+      operation,
+      replica: (description) => new MinHashReplica(description),
+    },
+  };
 }

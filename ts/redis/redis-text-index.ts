@@ -13,7 +13,7 @@ import { checkDecideMany, checkId, type TextQueryResult } from '../shared/text-i
 import { checkOptions, describe, optionKeys } from '../shared/validate.js';
 import { TextIndex } from '../wasm/text-index.js';
 import { checkClient, checkName, optionalInteger } from './options.js';
-import { IndexReplica, LogIndex, SharedLog } from './shared-log.js';
+import { IndexReplica, LogIndex, SharedLog, answersKnown, type LogDecideOptions, type LogRepairReport, type SharedLogSettings } from './shared-log.js';
 
 /** Options of {@link RedisTextIndex.open}. */
 export interface RedisTextIndexOptions {
@@ -105,27 +105,24 @@ export class RedisTextIndex extends LogIndex<TextReplica> {
    * @throws {RedisIndexError} when Redis cannot be reached, or a key of the index is corrupt.
    */
   static async open(options: RedisTextIndexOptions): Promise<RedisTextIndex> {
-    const opts = checkOptions(options, OPTIONS, 'RedisTextIndex.open');
-    const client = checkClient(opts.client);
-    const name = checkName(opts.name);
-    if (opts.templates !== undefined && opts.templates !== 'keep' && opts.templates !== 'remove') {
-      throw new RangeError(`options.templates must be 'keep' or 'remove', got ${describe(opts.templates)}`);
+    const { name, settings } = textLogSettings(options, 'RedisTextIndex.open');
+    return new RedisTextIndex(name, await SharedLog.open(settings));
+  }
+
+  /**
+   * Repairs index `options.name` without opening it (an index whose log cannot be replayed cannot
+   * be opened), as {@link RedisTextIndex.repair} does; the options are `open`'s.
+   *
+   * @throws As {@link RedisTextIndex.open}.
+   */
+  static async repair(options: RedisTextIndexOptions): Promise<LogRepairReport> {
+    const { settings } = textLogSettings(options, 'RedisTextIndex.repair');
+    const log = await SharedLog.open(settings, false);
+    try {
+      return await log.repair();
+    } finally {
+      log.close();
     }
-    const log = await SharedLog.open({
-      client,
-      name,
-      prefix: 'textindex',
-      description: { format: LOG_FORMAT, rule: `text-v${TEXT_DECISION_VERSION}`, templates: opts.templates ?? 'keep' },
-      given: new Set(opts.templates === undefined ? [] : ['templates']),
-      replicas: optionalInteger(opts.replicas, 'options.replicas', 0, 16, 0),
-      replicaTimeout: optionalInteger(opts.replicaTimeout, 'options.replicaTimeout', 1, 3_600_000, 2000),
-      timeout: optionalInteger(opts.timeout, 'options.timeout', 1, 3_600_000, 5000),
-      lockFor: optionalInteger(opts.lockFor, 'options.lockFor', 1, 3_600_000, 30_000),
-      noun: 'text',
-      operation: 'RedisTextIndex.open',
-      replica: (description) => new TextReplica(description.templates === 'remove' ? 'remove' : 'keep'),
-    });
-    return new RedisTextIndex(name, log);
   }
 
   /**
@@ -137,13 +134,17 @@ export class RedisTextIndex extends LogIndex<TextReplica> {
    * how many texts they hold, and the same call made again by this object (before any other of
    * its writes) resumes after them.
    *
-   * @throws {TypeError | RangeError} as `TextIndex.decideMany` (ids must be new); {@link RedisIndexError}
-   * when Redis fails.
+   * With `options.known: 'answer'`, a text whose id the index decided before is answered as it
+   * was decided then and not decided again (see {@link LogDecideOptions}).
+   *
+   * @throws {TypeError | RangeError} as `TextIndex.decideMany` (ids must be new, unless
+   * `options.known` is `'answer'`); {@link RedisIndexError} when Redis fails.
    */
-  async decideMany(ids: Uint32Array, texts: readonly string[]): Promise<MinHashDecisions> {
+  async decideMany(ids: Uint32Array, texts: readonly string[], options?: LogDecideOptions): Promise<MinHashDecisions> {
     this.checkOpen();
+    const answer = answersKnown(options, 'RedisTextIndex.decideMany');
     const batch = checkDecideMany(ids, texts, () => false);
-    return this.log.writeBatch('decideMany', 'decided', batch.ids, batch.texts.map((text) => Buffer.from(text, 'utf8')));
+    return this.log.writeBatch('decideMany', 'decided', batch.ids, batch.texts.map((text) => Buffer.from(text, 'utf8')), answer);
   }
 
   /**
@@ -178,4 +179,31 @@ export class RedisTextIndex extends LogIndex<TextReplica> {
     this.checkOpen();
     return this.log.read('decided', (replica) => replica.index.decided);
   }
+}
+
+/** The settings of the log of a text index, from the options of `open` (checked). */
+function textLogSettings(options: RedisTextIndexOptions, operation: string): { name: string; settings: SharedLogSettings<TextReplica> } {
+  const opts = checkOptions(options, OPTIONS, operation);
+  const client = checkClient(opts.client);
+  const name = checkName(opts.name);
+  if (opts.templates !== undefined && opts.templates !== 'keep' && opts.templates !== 'remove') {
+    throw new RangeError(`options.templates must be 'keep' or 'remove', got ${describe(opts.templates)}`);
+  }
+  return {
+    name,
+    settings: {
+      client,
+      name,
+      prefix: 'textindex',
+      description: { format: LOG_FORMAT, rule: `text-v${TEXT_DECISION_VERSION}`, templates: opts.templates ?? 'keep' },
+      given: new Set(opts.templates === undefined ? [] : ['templates']),
+      replicas: optionalInteger(opts.replicas, 'options.replicas', 0, 16, 0),
+      replicaTimeout: optionalInteger(opts.replicaTimeout, 'options.replicaTimeout', 1, 3_600_000, 2000),
+      timeout: optionalInteger(opts.timeout, 'options.timeout', 1, 3_600_000, 5000),
+      lockFor: optionalInteger(opts.lockFor, 'options.lockFor', 1, 3_600_000, 30_000),
+      noun: 'text',
+      operation,
+      replica: (description) => new TextReplica(description.templates === 'remove' ? 'remove' : 'keep'),
+    },
+  };
 }

@@ -9,13 +9,13 @@
 import type { Cluster, Redis } from 'ioredis';
 import type { MinHashDecisions } from '../shared/decide.js';
 import { checkId } from '../shared/text-index.js';
-import { describe } from '../shared/validate.js';
+import { checkOptions, describe } from '../shared/validate.js';
 import { CorruptKey, RedisIndexError, indexError } from './errors.js';
 import { withLock } from './lock.js';
 import { checkReplicas, connectionsBefore, waitForReplicas } from './replicas.js';
 import { Deadline, send } from './requests.js';
 import { Script } from './scripts.js';
-import { APPEND, CHAIN_BYTES, DESCRIBE, GENESIS, HEAD, TRUNCATE, decodeEntry, encodeEntry, type LogEntry } from './log-format.js';
+import { APPEND, CHAIN_BYTES, CONFIRM, DESCRIBE, GENESIS, HEAD, TRUNCATE, decodeEntry, encodeEntry, type LogEntry } from './log-format.js';
 
 /**
  * This process's copy of an index, as a method keeps it in memory. Items travel as bytes (one
@@ -92,17 +92,25 @@ export interface LogRepairReport {
   readonly head: boolean;
 }
 
-/** Items, and bytes of items, of one log entry: a batch larger than this goes as several. */
+/**
+ * Items, and bytes of items, of one log entry: a batch larger than this goes as several (an item
+ * larger than {@link ENTRY_BYTES} goes alone).
+ */
 const ENTRY_ITEMS = 2048;
-const ENTRY_BYTES = 1 << 20;
-/** Entries read by the first request while catching up (each at most about 1 MB)… */
+const ENTRY_BYTES = 256 << 10;
+/** Entries read by the first request while catching up… */
 const READ_ENTRIES = 16;
-/** …and then as many as make about this many bytes, up to {@link MOST_READ_ENTRIES}. */
+/**
+ * …and then as many as make about this many bytes at the largest entry read so far, up to
+ * {@link MOST_READ_ENTRIES}: a read is at most that many entries of at most about
+ * {@link ENTRY_BYTES} each (64 MB), whatever the log holds.
+ */
 const READ_BYTES = 8 << 20;
-const MOST_READ_ENTRIES = 4096;
+const MOST_READ_ENTRIES = 256;
 
 const APPEND_SCRIPT = new Script(APPEND);
 const HEAD_SCRIPT = new Script(HEAD);
+const CONFIRM_SCRIPT = new Script(CONFIRM);
 const TRUNCATE_SCRIPT = new Script(TRUNCATE);
 const DESCRIBE_SCRIPT = new Script(DESCRIBE);
 
@@ -141,6 +149,10 @@ export class SharedLog<R extends Replica> {
   #unconfirmed = false;
   /** The replica may hold what no entry says (a change to it failed part-way): rebuild it. */
   #stale = false;
+  /** An entry this object appended has not been confirmed by `WAIT` (its write failed after the script ran, or its answer was lost). */
+  #unreplicated = false;
+  /** The last decision of every id the log decided or added and did not remove since: what `answer` gives again. */
+  readonly #decided = new Map<number, { readonly representative: number; readonly similarity: number }>();
   /** The batch of the last write of this object that failed, and the entries of it written. */
   #recent: Recent | undefined;
   /** Calls of this object take turns on the replica. */
@@ -158,12 +170,13 @@ export class SharedLog<R extends Replica> {
   }
 
   /**
-   * Opens the log of `settings.name`, creating its description when absent, and replays it.
+   * Opens the log of `settings.name`, creating its description when absent, and replays it
+   * (unless `replay` is false: for `repair()` of a log that cannot be replayed).
    *
    * @throws {RangeError} when the stored description differs from what was given, or was written
    * by another format or rule. @throws {RedisIndexError} when Redis fails or a key is corrupt.
    */
-  static async open<R extends Replica>(settings: SharedLogSettings<R>): Promise<SharedLog<R>> {
+  static async open<R extends Replica>(settings: SharedLogSettings<R>, replay = true): Promise<SharedLog<R>> {
     const { client, name, operation } = settings;
     const deadline = new Deadline(settings.timeout);
     try {
@@ -189,6 +202,7 @@ export class SharedLog<R extends Replica> {
       if (stored[field] !== settings.description[field]) throw new RangeError(`index '${name}' was created with ${field} '${stored[field]}', not '${settings.description[field]}'`);
     }
     const log = new SharedLog<R>(settings, stored, () => settings.replica(stored));
+    if (!replay) return log;
     try {
       await log.#sync(operation);
     } catch (error) {
@@ -216,38 +230,70 @@ export class SharedLog<R extends Replica> {
    * Decides (`'decided'`) or adds (`'added'`) a batch, entry by entry: each applied to the
    * replica, then appended. A call that failed part-way and is made again with the same
    * arguments, by this object and before any other write, resumes after the entries the log
-   * holds.
+   * holds. With `answer`, an item whose id the log decided or added before (and did not remove
+   * since) is answered as it was then and not written again; the others are written as usual.
    */
-  writeBatch(operation: string, kind: 'decided' | 'added', ids: Uint32Array, items: readonly Buffer[]): Promise<MinHashDecisions> {
+  writeBatch(operation: string, kind: 'decided' | 'added', ids: Uint32Array, items: readonly Buffer[], answer = false): Promise<MinHashDecisions> {
     this.#checkOpen();
     return this.#locked(operation, async (stillHeld) => {
-      const recent = await this.#resumable(operation, kind, ids, items);
-      const start = recent.stored.at(-1)?.to ?? 0;
-      checkNew(ids.subarray(start), (id) => this.#local.has(id), this.#settings.noun);
-      this.#recent = recent;
-      for (const { from, to } of pieces(items)) {
-        if (to <= start) continue;
-        try {
-          await stillHeld();
-        } catch (error) {
-          throw start === 0 && from === start ? error : partialError(operation, error, from, 0, this.#settings.noun);
+      if (!answer) return this.#writeNew(operation, kind, ids, items, stillHeld);
+      checkNew(ids, () => false, this.#settings.noun);
+      const representative = new Uint32Array(ids.length);
+      const similarity = new Float64Array(ids.length);
+      const fresh: number[] = [];
+      ids.forEach((id, q) => {
+        const known = this.#decided.get(id);
+        if (known === undefined) fresh.push(q);
+        else {
+          representative[q] = known.representative;
+          similarity[q] = known.similarity;
         }
-        await this.#append(operation, () => {
-          const pieceIds = ids.slice(from, to);
-          const pieceItems = items.slice(from, to);
-          if (kind === 'added') {
-            this.#local.addMany(pieceIds, pieceItems);
-            return { kind: 'added', ids: pieceIds, items: pieceItems };
-          }
-          const decided = this.#local.decideMany(pieceIds, pieceItems);
-          recent.representative.set(decided.representative, from);
-          recent.similarity.set(decided.similarity, from);
-          return { kind: 'decided', ids: pieceIds, items: pieceItems, representative: decided.representative };
-        }, from, to - from, (position, self) => recent.stored.push({ position, self, to }));
-      }
-      this.#recent = undefined;
-      return { representative: recent.representative, similarity: recent.similarity };
+      });
+      if (fresh.length === 0) return { representative, similarity };
+      const written = await this.#writeNew(operation, kind, Uint32Array.from(fresh, (q) => ids[q]!), fresh.map((q) => items[q]!), stillHeld);
+      fresh.forEach((q, k) => {
+        representative[q] = written.representative[k]!;
+        similarity[q] = written.similarity[k]!;
+      });
+      return { representative, similarity };
     });
+  }
+
+  /** {@link SharedLog.writeBatch} of items whose ids must be new. */
+  async #writeNew(operation: string, kind: 'decided' | 'added', ids: Uint32Array, items: readonly Buffer[], stillHeld: () => Promise<void>): Promise<MinHashDecisions> {
+    const recent = await this.#resumable(operation, kind, ids, items);
+    const start = recent.stored.at(-1)?.to ?? 0;
+    checkNew(ids.subarray(start), (id) => this.#local.has(id), this.#settings.noun);
+    this.#recent = recent;
+    for (const { from, to } of pieces(items)) {
+      if (to <= start) continue;
+      try {
+        await stillHeld();
+      } catch (error) {
+        throw start === 0 && from === start ? error : partialError(operation, error, from, 0, this.#settings.noun);
+      }
+      await this.#append(operation, () => {
+        const pieceIds = ids.slice(from, to);
+        const pieceItems = items.slice(from, to);
+        if (kind === 'added') {
+          this.#local.addMany(pieceIds, pieceItems);
+          this.#note(pieceIds);
+          return { kind: 'added', ids: pieceIds, items: pieceItems };
+        }
+        const decided = this.#local.decideMany(pieceIds, pieceItems);
+        this.#note(pieceIds, decided);
+        recent.representative.set(decided.representative, from);
+        recent.similarity.set(decided.similarity, from);
+        return { kind: 'decided', ids: pieceIds, items: pieceItems, representative: decided.representative };
+      }, from, to - from, (position, self) => recent.stored.push({ position, self, to }));
+    }
+    this.#recent = undefined;
+    return { representative: recent.representative, similarity: recent.similarity };
+  }
+
+  /** Files the decisions of `ids` (kept themselves with similarity 1 when `decided` is left out, as added items are). */
+  #note(ids: Uint32Array, decided?: MinHashDecisions): void {
+    ids.forEach((id, q) => this.#decided.set(id, decided === undefined ? { representative: id, similarity: 1 } : { representative: decided.representative[q]!, similarity: decided.similarity[q]! }));
   }
 
   /** Removes `id` when the replica (at the log's end) holds it; whether it did. */
@@ -259,6 +305,7 @@ export class SharedLog<R extends Replica> {
       await stillHeld();
       await this.#append('remove', () => {
         this.#local.remove(id);
+        this.#decided.delete(id);
         return { kind: 'removed', ids: Uint32Array.of(id) };
       }, 0, 0);
       return true;
@@ -308,7 +355,9 @@ export class SharedLog<R extends Replica> {
         if (moved) {
           await stillHeld();
           const cut = await this.#request('repair', (d) =>
-            send(this.#client, d, () => TRUNCATE_SCRIPT.run(this.#client, [this.#keys.log, this.#keys.head], [Buffer.from(String(good)), chain, Buffer.from(String(head.length))])),
+            send(this.#client, d, () =>
+              TRUNCATE_SCRIPT.run(this.#client, [this.#keys.log, this.#keys.head], [Buffer.from(String(good)), chain, Buffer.from(String(head.length)), corruptHead ? Buffer.from('*') : head.chain]),
+            ),
           );
           if (Number(cut) !== 1) throw new RedisIndexError('repair', new Error('the log changed while it was read (a write not under the lock?): run repair() again'), false);
           this.#rebuild();
@@ -319,28 +368,56 @@ export class SharedLog<R extends Replica> {
     );
   }
 
-  /** Releases the replica. Idempotent. */
+  /** Releases the replica; calls still waiting for their turn fail. Idempotent. */
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
     this.#local.free();
   }
 
-  /** Runs `work` after every earlier call of this object on the replica has settled. */
+  /** Runs `work` after every earlier call of this object on the replica has settled (failing if the object was closed meanwhile). */
   #turnOf<T>(work: () => Promise<T>): Promise<T> {
-    const run = this.#turn.then(work, work);
+    const turn = (): Promise<T> => {
+      this.#checkOpen();
+      return work();
+    };
+    const run = this.#turn.then(turn, turn);
     this.#turn = run.catch(() => undefined);
     return run;
   }
 
-  /** Runs `work` on the replica under the index's lock, once the replica has reached the log's end. */
+  /**
+   * Runs `work` on the replica under the index's lock, once the replica has reached the log's
+   * end and every entry this object appended is confirmed by the replicas. The replica is
+   * brought up first without the lock, so a rebuild from the log's start does not hold up the
+   * other writers; under the lock only what was appended meanwhile is read.
+   */
   #locked<T>(operation: string, work: (stillHeld: () => Promise<void>) => Promise<T>): Promise<T> {
-    return this.#turnOf(() =>
-      withLock(this.#client, this.#keys.lock, this.#settings.lockFor, this.#settings.timeout, operation, async (stillHeld) => {
+    return this.#turnOf(async () => {
+      await this.#sync(operation);
+      return withLock(this.#client, this.#keys.lock, this.#settings.lockFor, this.#settings.timeout, operation, async (stillHeld) => {
         await this.#sync(operation);
+        if (this.#unreplicated && this.#settings.replicas > 0) await this.#confirm(operation);
         return work(stillHeld);
-      }),
-    );
+      });
+    });
+  }
+
+  /**
+   * Waits for the replicas to hold the log as it is now: a write of the head's own value on the
+   * connection to its master, then `WAIT` (which counts only the writes of the connection it is
+   * sent on; the master streams the log's entries to its replicas before that write).
+   */
+  async #confirm(operation: string): Promise<void> {
+    const deadline = new Deadline(this.#settings.timeout);
+    try {
+      const before = connectionsBefore(this.#client);
+      await send(this.#client, deadline, () => CONFIRM_SCRIPT.run(this.#client, [this.#keys.head], []));
+      await waitForReplicas(this.#client, this.#settings.replicas, this.#settings.replicaTimeout, deadline, before);
+    } catch (error) {
+      throw indexError(operation, error, false);
+    }
+    this.#unreplicated = false;
   }
 
   /**
@@ -364,8 +441,8 @@ export class SharedLog<R extends Replica> {
 
   /**
    * Applies the entry `prepare` makes to the replica and appends it after the log's end, then
-   * waits for the replicas; answers its chain value. A failure leaves the replica an entry ahead
-   * of what Redis may hold: the next call checks which. `written` items of the call are stored
+   * waits for the replicas. A failure leaves the replica an entry ahead of what Redis may hold:
+   * the next call checks which (and, with replicas, confirms it before writing more). `written` items of the call are stored
    * before it, and it holds `items`; `sending` learns the entry's position and chain value before
    * it goes.
    */
@@ -385,6 +462,7 @@ export class SharedLog<R extends Replica> {
     this.#length = position + 1;
     this.#chain = self;
     this.#unconfirmed = true;
+    this.#unreplicated = this.#settings.replicas > 0;
     sending?.(position, self);
     const deadline = new Deadline(this.#settings.timeout);
     let appended: number;
@@ -398,11 +476,13 @@ export class SharedLog<R extends Replica> {
       throw partialError(operation, error, written, items, this.#settings.noun);
     }
     if (appended === 0) {
-      // Another writer appended while this one held a lock that had lapsed: the replica holds an
-      // entry the log does not, and the next call rebuilds it.
-      throw partialError(operation, new Error('another process wrote to the log while this call held a lock that had lapsed: this entry was not written'), written, 0, this.#settings.noun);
+      // Another writer appended after the entry this one last read (its lock lapsed, or the
+      // other's did): the replica holds an entry the log may not, and the next call checks.
+      this.#unreplicated = false;
+      throw partialError(operation, new Error('another process wrote to the log after the entry this call read (a lock lapsed): this entry is not stored after it'), written, 0, this.#settings.noun);
     }
     this.#unconfirmed = false;
+    this.#unreplicated = false;
   }
 
   /**
@@ -424,6 +504,7 @@ export class SharedLog<R extends Replica> {
       else rebuild();
     }
     let step = READ_ENTRIES;
+    let largest = 1;
     for (;;) {
       if (head.length === this.#length) {
         if (head.chain.equals(this.#chain)) return;
@@ -438,7 +519,6 @@ export class SharedLog<R extends Replica> {
         continue;
       }
       const raw = await this.#range(operation, this.#length, Math.min(head.length, this.#length + step));
-      let bytes = 0;
       for (const entryBytes of raw) {
         const position = this.#length;
         const read = this.#decode(operation, entryBytes, position);
@@ -452,10 +532,10 @@ export class SharedLog<R extends Replica> {
         this.#apply(operation, read.entry, position);
         this.#length = position + 1;
         this.#chain = Buffer.from(read.self);
-        bytes += entryBytes.length;
+        largest = Math.max(largest, entryBytes.length);
       }
       // Small entries (single texts) go many to a request, large ones (whole batches) few.
-      step = bytes < READ_BYTES / 2 ? Math.min(MOST_READ_ENTRIES, 2 * step) : Math.max(1, step >> 1);
+      step = Math.max(1, Math.min(MOST_READ_ENTRIES, Math.floor(READ_BYTES / largest)));
       if (this.#length === head.length) head = await this.#request(operation, (deadline) => this.#head(deadline));
     }
   }
@@ -466,34 +546,41 @@ export class SharedLog<R extends Replica> {
     return bytes !== undefined && bytes.subarray(CHAIN_BYTES, 2 * CHAIN_BYTES).equals(this.#chain);
   }
 
-  /** Applies one entry of the log to the replica; one that does not apply as written is corrupt. */
+  /**
+   * Applies one entry of the log to the replica. An entry that does not apply as written (an id
+   * refused, or a decision made otherwise) is corrupt; any failure once the replica was touched
+   * leaves it to be rebuilt by the next call.
+   */
   #apply(operation: string, entry: LogEntry, position: number): void {
     const corrupt = (problem: string): RedisIndexError =>
       indexError(operation, new CorruptKey(this.#keys.log, `holds at position ${position} ${problem}`), false);
     if (entry.kind === 'removed') {
-      for (const id of entry.ids) this.#local.remove(id);
+      for (const id of entry.ids) {
+        this.#local.remove(id);
+        this.#decided.delete(id);
+      }
       return;
     }
     try {
       checkNew(entry.ids, (id) => this.#local.has(id), this.#settings.noun);
-      if (entry.kind === 'added') {
-        this.#local.addMany(entry.ids, entry.items);
-        return;
-      }
     } catch (error) {
-      if (!(error instanceof RangeError) && !(error instanceof TypeError)) throw error;
-      throw corrupt(`an entry that cannot apply (${error.message})`);
+      throw corrupt(`an entry that cannot apply (${(error as Error).message})`);
     }
-    let decided: MinHashDecisions;
+    let decided: MinHashDecisions | undefined;
     try {
-      decided = this.#local.decideMany(entry.ids, entry.items);
+      if (entry.kind === 'added') this.#local.addMany(entry.ids, entry.items);
+      else decided = this.#local.decideMany(entry.ids, entry.items);
     } catch (error) {
-      if (!(error instanceof RangeError) && !(error instanceof TypeError)) throw error;
-      throw corrupt(`an entry that cannot apply (${error.message})`);
+      this.#stale = true;
+      throw error instanceof RangeError ? corrupt(`an entry that cannot apply (${error.message})`) : error;
     }
-    const differs = decided.representative.findIndex((id, q) => id !== entry.representative[q]);
+    this.#note(entry.ids, decided);
+    if (decided === undefined || entry.kind !== 'decided') return;
+    const writer = entry.representative;
+    const differs = decided.representative.findIndex((id, q) => id !== writer[q]);
     if (differs >= 0) {
-      throw corrupt(`a batch whose item ${differs} its writer decided otherwise (representative ${entry.representative[differs]}, here ${decided.representative[differs]}): it was written by another build of the rule`);
+      this.#stale = true;
+      throw corrupt(`a batch whose item ${differs} its writer decided otherwise (representative ${writer[differs]}, here ${decided.representative[differs]}): it was written by another build of the rule`);
     }
   }
 
@@ -513,6 +600,7 @@ export class SharedLog<R extends Replica> {
     this.#chain = GENESIS;
     this.#unconfirmed = false;
     this.#stale = false;
+    this.#decided.clear();
   }
 
   /** The log's length and head. @throws {CorruptKey} for a corrupt log or head. */
@@ -544,6 +632,28 @@ export class SharedLog<R extends Replica> {
   #checkOpen(): void {
     if (this.#closed) throw new TypeError(`index '${this.#settings.name}' has been closed`);
   }
+}
+
+/** Options of `decideMany` of the indexes shared through a log. */
+export interface LogDecideOptions {
+  /**
+   * What becomes of an id the log decided before: `'refuse'` (default) refuses one a kept item
+   * holds, as the in-memory index does; `'answer'` answers any id the log decided or added (and
+   * did not remove since) as it was decided then, kept or removed for its representative, and
+   * decides only the others — for a caller that may send an item twice (a retried job, a second
+   * run over the same input), so that each item is decided once.
+   */
+  readonly known?: 'refuse' | 'answer';
+}
+
+/** Whether `options` of `operation` ask known ids to be answered. */
+export function answersKnown(options: unknown, operation: string): boolean {
+  if (options === undefined) return false;
+  const o = checkOptions(options, ['known'], operation) as LogDecideOptions;
+  if (o.known !== undefined && o.known !== 'refuse' && o.known !== 'answer') {
+    throw new RangeError(`options.known must be 'refuse' or 'answer', got ${describe(o.known)}`);
+  }
+  return o.known === 'answer';
 }
 
 /** Refuses an id the replica holds, or one named twice, before anything is decided. */
