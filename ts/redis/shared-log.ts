@@ -723,8 +723,9 @@ export abstract class LogIndex<R extends Replica> {
   }
 
   /**
-   * Removes the kept item `id`; `true` if the index held it when the call began. A call that
-   * failed and is made again answers whether `id` is held then.
+   * Removes the kept item `id`; `true` if the index held it when the call took the index's lock
+   * (after every change before it). A call that failed and is made again answers whether `id` is
+   * held then.
    */
   async remove(id: number): Promise<boolean> {
     this.checkOpen();
