@@ -151,8 +151,12 @@ export class SharedLog<R extends Replica> {
   #stale = false;
   /** An entry this object appended has not been confirmed by `WAIT` (its write failed after the script ran, or its answer was lost). */
   #unreplicated = false;
-  /** The last decision of every id the log decided or added and did not remove since: what `answer` gives again. */
-  readonly #decided = new Map<number, { readonly representative: number; readonly similarity: number }>();
+  /**
+   * What `answer` gives again: a kept item is held by the replica; an item removed as a
+   * near-duplicate has its representative and similarity here (a slot of the two arrays), until
+   * its id is decided again. Kept items, most of an index, cost nothing here.
+   */
+  readonly #removed = new RemovedItems();
   /** The batch of the last write of this object that failed, and the entries of it written. */
   #recent: Recent | undefined;
   /** Calls of this object take turns on the replica. */
@@ -242,11 +246,11 @@ export class SharedLog<R extends Replica> {
       const similarity = new Float64Array(ids.length);
       const fresh: number[] = [];
       ids.forEach((id, q) => {
-        const known = this.#decided.get(id);
-        if (known === undefined) fresh.push(q);
-        else {
-          representative[q] = known.representative;
-          similarity[q] = known.similarity;
+        if (this.#local.has(id)) {
+          representative[q] = id;
+          similarity[q] = 1;
+        } else if (!this.#removed.answer(id, representative, similarity, q)) {
+          fresh.push(q);
         }
       });
       if (fresh.length === 0) return { representative, similarity };
@@ -291,9 +295,12 @@ export class SharedLog<R extends Replica> {
     return { representative: recent.representative, similarity: recent.similarity };
   }
 
-  /** Files the decisions of `ids` (kept themselves with similarity 1 when `decided` is left out, as added items are). */
+  /** Files the decisions of `ids`: those removed as near-duplicates (none when `decided` is left out, as for added items). */
   #note(ids: Uint32Array, decided?: MinHashDecisions): void {
-    ids.forEach((id, q) => this.#decided.set(id, decided === undefined ? { representative: id, similarity: 1 } : { representative: decided.representative[q]!, similarity: decided.similarity[q]! }));
+    ids.forEach((id, q) => {
+      if (decided !== undefined && decided.representative[q] !== id) this.#removed.set(id, decided.representative[q]!, decided.similarity[q]!);
+      else this.#removed.delete(id);
+    });
   }
 
   /** Removes `id` when the replica (at the log's end) holds it; whether it did. */
@@ -305,7 +312,7 @@ export class SharedLog<R extends Replica> {
       await stillHeld();
       await this.#append('remove', () => {
         this.#local.remove(id);
-        this.#decided.delete(id);
+        this.#removed.delete(id);
         return { kind: 'removed', ids: Uint32Array.of(id) };
       }, 0, 0);
       return true;
@@ -557,7 +564,7 @@ export class SharedLog<R extends Replica> {
     if (entry.kind === 'removed') {
       for (const id of entry.ids) {
         this.#local.remove(id);
-        this.#decided.delete(id);
+        this.#removed.delete(id);
       }
       return;
     }
@@ -600,7 +607,7 @@ export class SharedLog<R extends Replica> {
     this.#chain = GENESIS;
     this.#unconfirmed = false;
     this.#stale = false;
-    this.#decided.clear();
+    this.#removed.clear();
   }
 
   /** The log's length and head. @throws {CorruptKey} for a corrupt log or head. */
@@ -654,6 +661,53 @@ export function answersKnown(options: unknown, operation: string): boolean {
     throw new RangeError(`options.known must be 'refuse' or 'answer', got ${describe(o.known)}`);
   }
   return o.known === 'answer';
+}
+
+/** Ids removed as near-duplicates, each with its representative and similarity, in flat arrays. */
+class RemovedItems {
+  readonly #slot = new Map<number, number>();
+  #representative = new Uint32Array(64);
+  #similarity = new Float64Array(64);
+  readonly #free: number[] = [];
+
+  set(id: number, representative: number, similarity: number): void {
+    let slot = this.#slot.get(id) ?? this.#free.pop();
+    if (slot === undefined) {
+      slot = this.#slot.size;
+      if (slot === this.#representative.length) {
+        const grown = new Uint32Array(2 * slot);
+        grown.set(this.#representative);
+        this.#representative = grown;
+        const similarities = new Float64Array(2 * slot);
+        similarities.set(this.#similarity);
+        this.#similarity = similarities;
+      }
+    }
+    this.#slot.set(id, slot);
+    this.#representative[slot] = representative;
+    this.#similarity[slot] = similarity;
+  }
+
+  delete(id: number): void {
+    const slot = this.#slot.get(id);
+    if (slot === undefined) return;
+    this.#slot.delete(id);
+    this.#free.push(slot);
+  }
+
+  /** Writes `id`'s decision at `q` of the answers; whether there was one. */
+  answer(id: number, representative: Uint32Array, similarity: Float64Array, q: number): boolean {
+    const slot = this.#slot.get(id);
+    if (slot === undefined) return false;
+    representative[q] = this.#representative[slot]!;
+    similarity[q] = this.#similarity[slot]!;
+    return true;
+  }
+
+  clear(): void {
+    this.#slot.clear();
+    this.#free.length = 0;
+  }
 }
 
 /** Refuses an id the replica holds, or one named twice, before anything is decided. */
