@@ -8,7 +8,6 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { readFileSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,7 +16,7 @@ import { TextIndex, decideTexts, init } from '../../ts/index.js';
 import { RedisIndexError, RedisTextIndex, connectRedis } from '../../ts/redis/index.js';
 import { APPEND, CONFIRM, TRUNCATE, decodeEntry } from '../../ts/redis/log-format.js';
 import { SplitMix64 } from '../oracle.js';
-import { clientOf, uniqueName, useClients, useLossyRelay, useServers } from './servers.js';
+import { aroundScripts, clientOf, uniqueName, useClients, useLossyRelay, useServers } from './servers.js';
 
 /** Real lines, their recorded edits and exact copies, in a seeded order. */
 function stream(seed: bigint, n: number): string[] {
@@ -314,20 +313,11 @@ describe('RedisTextIndex when Redis loses, spoils or cuts what it wrote (one ser
       expect(error.key).toBe(key);
       // A fresh process cannot open it, and repairs it without opening; a repair whose reply is
       // lost, sent again, finds its work done.
-      const truncate = createHash('sha1').update(TRUNCATE).digest('hex');
       let lost = 0;
-      const lossy = new Proxy(client, {
-        get(target, property, receiver) {
-          const value: unknown = Reflect.get(target, property, receiver);
-          if (typeof value !== 'function') return value;
-          if (property !== 'evalshaBuffer' && property !== 'evalBuffer') return (value as (...a: unknown[]) => unknown).bind(target);
-          return async (...args: unknown[]) => {
-            const reply = await (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
-            // By its SHA-1, or its text after NOSCRIPT.
-            if ((args[0] === truncate || args[0] === TRUNCATE) && lost++ === 0) throw new Error('Connection is closed.');
-            return reply;
-          };
-        },
+      const lossy = aroundScripts(client, [TRUNCATE], async (script, run) => {
+        const reply = await run();
+        if (script === TRUNCATE && lost++ === 0) throw new Error('Connection is closed.');
+        return reply;
       });
       const report = await RedisTextIndex.repair({ client: lossy, name });
       expect(lost).toBe(2);
@@ -356,22 +346,13 @@ describe('RedisTextIndex when Redis loses, spoils or cuts what it wrote (one ser
     // Every third append runs in Redis, but its caller hears a failure.
     let appends = 0;
     let lost = 0;
-    const lossy = new Proxy(client, {
-      get(target, property, receiver) {
-        const value: unknown = Reflect.get(target, property, receiver);
-        if (property === 'evalshaBuffer' && typeof value === 'function') {
-          return async (...args: unknown[]) => {
-            const reply = await (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
-            const keys = args[2] as string[];
-            if (keys.length === 2 && keys[0]!.endsWith(':log') && (args[3] as Buffer[]).length === 4 && ++appends % 3 === 0) {
-              lost++;
-              throw new Error('the reply was lost');
-            }
-            return reply;
-          };
-        }
-        return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
-      },
+    const lossy = aroundScripts(client, [APPEND], async (script, run) => {
+      const reply = await run();
+      if (script === APPEND && ++appends % 3 === 0) {
+        lost++;
+        throw new Error('the reply was lost');
+      }
+      return reply;
     });
     const a = await RedisTextIndex.open({ client: lossy, name });
     try {
@@ -409,22 +390,10 @@ describe('RedisTextIndex when Redis loses, spoils or cuts what it wrote (one ser
     const name = uniqueName('lapsed');
     // The writer believes its lock renewed while Redis lets it lapse, and its append arrives late.
     let armed = false;
-    const stalled = new Proxy(client, {
-      get(target, property, receiver) {
-        const value: unknown = Reflect.get(target, property, receiver);
-        if (typeof value !== 'function') return value;
-        if (property === 'eval') {
-          return (...args: unknown[]) => (armed && String(args[0]).includes('PEXPIRE') ? Promise.resolve(1) : (value as (...a: unknown[]) => unknown).apply(target, args));
-        }
-        if (property === 'evalshaBuffer') {
-          return async (...args: unknown[]) => {
-            const keys = args[2] as string[];
-            if (armed && keys[0]!.endsWith(':log') && (args[3] as Buffer[]).length === 4) await new Promise((resolve) => setTimeout(resolve, 400));
-            return (value as (...a: unknown[]) => unknown).apply(target, args);
-          };
-        }
-        return (value as (...a: unknown[]) => unknown).bind(target);
-      },
+    const stalled = aroundScripts(client, [APPEND], async (script, run) => {
+      if (armed && script?.includes('PEXPIRE')) return 1;
+      if (armed && script === APPEND) await new Promise((resolve) => setTimeout(resolve, 400));
+      return run();
     });
     const a = await RedisTextIndex.open({ client: stalled, name, lockFor: 100 });
     const b = await RedisTextIndex.open({ client: other, name });
@@ -544,26 +513,17 @@ describe('RedisTextIndex through a failover (cluster, replicas: 1)', () => {
 
   it('a write whose reply is lost is confirmed by the replicas before the call made again resolves', async () => {
     const client = await clientOf(servers());
-    const confirm = createHash('sha1').update(CONFIRM).digest('hex');
-    const append = createHash('sha1').update(APPEND).digest('hex');
     let confirms = 0;
     let lose = true;
-    const lossy = new Proxy(client, {
-      get(target, property, receiver) {
-        const value: unknown = Reflect.get(target, property, receiver);
-        if (typeof value !== 'function') return value;
-        if (property !== 'evalshaBuffer' && property !== 'evalBuffer') return (value as (...a: unknown[]) => unknown).bind(target);
-        return async (...args: unknown[]) => {
-          // Scripts go by their SHA-1, or by their text after NOSCRIPT (counted once they ran).
-          const reply = await (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
-          if (args[0] === confirm || args[0] === CONFIRM) confirms++;
-          if ((args[0] === append || args[0] === APPEND) && lose) {
-            lose = false;
-            throw new Error('the reply was lost');
-          }
-          return reply;
-        };
-      },
+    // Counted once they ran (a first call by SHA-1 may meet NOSCRIPT).
+    const lossy = aroundScripts(client, [APPEND, CONFIRM], async (script, run) => {
+      const reply = await run();
+      if (script === CONFIRM) confirms++;
+      if (script === APPEND && lose) {
+        lose = false;
+        throw new Error('the reply was lost');
+      }
+      return reply;
     });
     const name = uniqueName('confirm');
     const index = await RedisTextIndex.open({ client: lossy, name, replicas: 1 });

@@ -3,6 +3,7 @@
  * started on free loopback ports before a suite and killed after it (and on process exit).
  */
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll } from 'vitest';
 import { SplitMix64 } from '../oracle.js';
@@ -121,6 +122,30 @@ export function useClients(servers: () => RedisServers, count: number): () => (R
     for (const client of clients) client.disconnect();
   });
   return () => clients;
+}
+
+/**
+ * `client` with every script it runs (`evalshaBuffer`, `evalBuffer` after NOSCRIPT, and `eval`)
+ * passed through `around(script, run)`: `script` is the Lua text (known by its SHA-1 among
+ * `scripts` for `evalshaBuffer`, `undefined` for another), `run` sends the call. `around` may
+ * delay it, answer in its place, or throw after it ran (a reply lost).
+ */
+export function aroundScripts(
+  client: Redis | Cluster,
+  scripts: readonly string[],
+  around: (script: string | undefined, run: () => Promise<unknown>) => Promise<unknown>,
+): Redis | Cluster {
+  const bySha = new Map(scripts.map((script) => [createHash('sha1').update(script).digest('hex'), script]));
+  return new Proxy(client, {
+    get(target, property, receiver) {
+      const value: unknown = Reflect.get(target, property, receiver);
+      if (typeof value !== 'function') return value;
+      const call = (args: unknown[]): Promise<unknown> => (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
+      if (property === 'evalshaBuffer') return (...args: unknown[]) => around(bySha.get(String(args[0])), () => call(args));
+      if (property === 'evalBuffer' || property === 'eval') return (...args: unknown[]) => around(String(args[0]), () => call(args));
+      return (value as (...a: unknown[]) => unknown).bind(target);
+    },
+  });
 }
 
 export { RedisServers };

@@ -125,13 +125,7 @@ export class RedisMinHashIndex extends LogIndex<MinHashReplica> {
    * @throws As {@link RedisMinHashIndex.open}.
    */
   static async repair(options: RedisMinHashIndexOptions): Promise<LogRepairReport> {
-    const { settings } = minhashLogSettings(options, 'RedisMinHashIndex.repair');
-    const log = await SharedLog.open(settings, false);
-    try {
-      return await log.repair();
-    } finally {
-      log.close();
-    }
+    return SharedLog.repairUnopened(minhashLogSettings(options, 'RedisMinHashIndex.repair').settings);
   }
 
   /**

@@ -116,13 +116,7 @@ export class RedisTextIndex extends LogIndex<TextReplica> {
    * @throws As {@link RedisTextIndex.open}.
    */
   static async repair(options: RedisTextIndexOptions): Promise<LogRepairReport> {
-    const { settings } = textLogSettings(options, 'RedisTextIndex.repair');
-    const log = await SharedLog.open(settings, false);
-    try {
-      return await log.repair();
-    } finally {
-      log.close();
-    }
+    return SharedLog.repairUnopened(textLogSettings(options, 'RedisTextIndex.repair').settings);
   }
 
   /**

@@ -216,6 +216,16 @@ export class SharedLog<R extends Replica> {
     return log;
   }
 
+  /** `repair()` of the log of `settings.name` without replaying it (a log that does not replay cannot be opened). */
+  static async repairUnopened<R extends Replica>(settings: SharedLogSettings<R>): Promise<LogRepairReport> {
+    const log = await SharedLog.open(settings, false);
+    try {
+      return await log.repair();
+    } finally {
+      log.close();
+    }
+  }
+
   /** `true` once {@link SharedLog.close} has run. */
   get closed(): boolean {
     return this.#closed;
