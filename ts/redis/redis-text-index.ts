@@ -123,7 +123,7 @@ export class RedisTextIndex extends LogIndex<TextReplica> {
    * Decides `texts` in order, as `TextIndex.decideMany` does, against every text decided by any
    * process before it, and adds those it keeps under their ids. It holds the index's lock from
    * the first decision to the last write, so the batches of all processes are decided one after
-   * another. A batch is written in entries of up to 2,048 texts (1 MB): when it fails part-way
+   * another. A batch is written in entries of up to 2,048 texts (256 KB): when it fails part-way
    * (a partial {@link RedisIndexError}), the entries before are decided and stored, the error says
    * how many texts they hold, and the same call made again by this object (before any other of
    * its writes) resumes after them.
