@@ -276,6 +276,23 @@ mod tests {
         assert_eq!(find_all(&v, 3, Strategy::Parts(65), 10), Err(Error::InvalidParts { parts: 65 }));
     }
 
+    /// Enough fingerprints that a part's buckets span several tiles, in one slice and in three.
+    #[test]
+    fn parts_match_brute_force_across_tiles() {
+        let mut rng = Rng::new(44);
+        for (parts, distance) in [(4, 10), (3, 10), (2, 6), (3, 3)] {
+            let v = planted(&mut rng, 20_000, distance);
+            let expected = brute(&v, distance);
+            let got = find_all(&v, distance, Strategy::Parts(parts), usize::MAX).unwrap();
+            assert_eq!(as_tuples(&got), expected, "parts {} distance {}", parts, distance);
+            let mut sliced: Vec<(u32, u32)> = (0..3)
+                .flat_map(|i| as_tuples(&find_all_slice(&v, distance, Strategy::Parts(parts), usize::MAX, Slice::new(i, 3).unwrap()).unwrap()))
+                .collect();
+            sliced.sort_unstable();
+            assert_eq!(sliced, expected, "parts {} distance {}, three slices", parts, distance);
+        }
+    }
+
     #[test]
     fn all_equal_and_distance_64() {
         let v = vec![7u64; 30];

@@ -119,14 +119,16 @@ pub(crate) fn scan(
 
 /// For each part with a positive slack: groups the fingerprints into buckets by the top
 /// [`key_bits`] bits of their part, then visits every bucket and every pair of buckets whose
-/// keys lie within the part's radius (each pair of buckets once, from the lower key). A
-/// bucket's members are contiguous, so both sides of a pair of buckets are read in order.
+/// keys lie within the part's radius (each pair of buckets once, from the lower key), tile by
+/// tile (see [`Tiles`]). A bucket's members are contiguous, so both sides of a pair of buckets
+/// are read in order.
 fn join_parts(fingerprints: &[u64], layout: &PartLayout, slice: Slice, visitor: &mut dyn RunVisitor) -> Result<(), Error> {
     let n = fingerprints.len();
     if n < 2 {
         return Ok(());
     }
     let mut bucketed = Bucketed::default();
+    let mut tiles = Tiles::default();
     for part in 0..layout.len() {
         let unit = Unit::Part { layout, part, slack: layout.slack() };
         // A part with no share of this slice is not even bucketed.
@@ -134,36 +136,110 @@ fn join_parts(fingerprints: &[u64], layout: &PartLayout, slice: Slice, visitor: 
             (Some(radius), Some(share)) => (radius, share),
             _ => continue,
         };
-        let bits = share.bits;
-        bucketed.fill(fingerprints, |value| layout.key(part, value), bits)?;
-        let starts = &bucketed.starts;
-        let members = &bucketed.members;
-        let mut start = 0;
-        for bucket in 0..1usize << bits {
-            let end = starts[bucket] as usize;
-            if end == start || !share.owns(bucket) {
-                start = end;
-                continue;
-            }
-            let here = &members[start..end];
-            if here.len() > 1 {
-                visitor.visit(here, Some(unit))?;
-            }
-            for mask in Ball::new(bits, radius).skip(1) {
-                let other = bucket ^ mask as usize;
-                if other < bucket {
+        bucketed.fill(fingerprints, |value| layout.key(part, value), share.bits)?;
+        tiles.plan(share.bits, radius, n, TILE_MEMBER_BITS);
+        tiles.join(&bucketed, share, unit, visitor)?;
+    }
+    Ok(())
+}
+
+/// A tile holds about this many members (2^12 of 16 bytes: 64 KiB), so that a tile and the
+/// tile it is joined with stay in a core's L2 cache while all their buckets' pairs are visited.
+const TILE_MEMBER_BITS: u32 = 12;
+
+/// The order a part's pairs of buckets are visited in. Buckets are dealt into tiles of
+/// `2^tile_bits` consecutive keys, and a key's ball splits into a mask of the high (tile) bits
+/// and one of the low bits: for each tile, for each tile within the radius above it, every
+/// pair of buckets between the two. Visited bucket by bucket, as each bucket's ball, the
+/// neighbours are random reads all over the members, which outgrow the caches from about 1M
+/// fingerprints; tile by tile, the reads of one pair of tiles stay in cache. Timed alternately
+/// against the bucket order at d=10: 1.6× faster at 2M with 3 parts (20-bit keys, one or two
+/// members a bucket), 1.03× to 1.22× at 4M with 4 parts.
+#[derive(Default)]
+struct Tiles {
+    tile_bits: u32,
+    radius: u32,
+    /// The high masks of the ball, fewest bits first.
+    high: Vec<u64>,
+    /// The low masks of the ball, fewest bits first.
+    low: Vec<u64>,
+    /// `low_within[w]`: how many low masks have at most `w` bits set.
+    low_within: Vec<usize>,
+}
+
+impl Tiles {
+    /// Plans the tiles of `2^bits` buckets (`bits <= log2(n)`, as [`key_bits`] are) holding `n`
+    /// members, for a ball of `radius`, each tile about `2^member_bits` members. With
+    /// [`TILE_MEMBER_BITS`], tiles have at most 12 bits and there are at most `2^(24 - 12)` of
+    /// them, so each list holds at most 4096 masks.
+    fn plan(&mut self, bits: u32, radius: u32, n: usize, member_bits: u32) {
+        let log2_n = usize::BITS - 1 - n.max(1).leading_zeros();
+        self.tile_bits = bits.saturating_sub(log2_n.saturating_sub(member_bits));
+        self.radius = radius;
+        self.high.clear();
+        self.low.clear();
+        self.low_within.clear();
+        let (high, low) = (Ball::new(bits - self.tile_bits, radius), Ball::new(self.tile_bits, radius));
+        self.high.extend(high);
+        self.low.extend(low);
+        self.low_within.extend((0..=radius).map(|w| self.low.iter().filter(|m| m.count_ones() <= w).count()));
+    }
+
+    /// Visits the buckets of `share` and their pairs with the buckets above them within the
+    /// radius, tile pair by tile pair.
+    fn join(&self, bucketed: &Bucketed, share: PartShare, unit: Unit<'_>, visitor: &mut dyn RunVisitor) -> Result<(), Error> {
+        for tile in 0..1usize << (share.bits - self.tile_bits) {
+            for &high in &self.high {
+                if (tile ^ high as usize) < tile {
                     continue;
                 }
-                // `starts[b]` is the end of bucket `b` (see `fill`): bucket `other` begins
-                // where bucket `other - 1` ends.
-                let other_start = if other == 0 { 0 } else { starts[other - 1] as usize };
-                let other_end = starts[other] as usize;
-                if other_end > other_start {
-                    visitor.visit_cross(here, &members[other_start..other_end], unit)?;
-                }
+                let lows = &self.low[..self.low_within[(self.radius - high.count_ones()) as usize]];
+                join_tiles(bucketed, share, tile << self.tile_bits, 1 << self.tile_bits, (high as usize) << self.tile_bits, lows, unit, visitor)?;
             }
-            start = end;
         }
+        Ok(())
+    }
+}
+
+/// For each bucket `first..first + count` that `share` owns: when `high` is 0, the bucket's
+/// own pairs; then its pairs with each bucket `bucket ^ high ^ low` above it.
+#[allow(clippy::too_many_arguments)]
+fn join_tiles(
+    bucketed: &Bucketed,
+    share: PartShare,
+    first: usize,
+    count: usize,
+    high: usize,
+    lows: &[u64],
+    unit: Unit<'_>,
+    visitor: &mut dyn RunVisitor,
+) -> Result<(), Error> {
+    let (starts, members) = (&bucketed.starts, &bucketed.members);
+    // `starts[b]` is the end of bucket `b` (see `fill`): bucket `b` begins where `b - 1` ends.
+    let begin = |bucket: usize| if bucket == 0 { 0 } else { starts[bucket - 1] as usize };
+    let mut start = begin(first);
+    for bucket in first..first + count {
+        let end = starts[bucket] as usize;
+        if end == start || !share.owns(bucket) {
+            start = end;
+            continue;
+        }
+        let here = &members[start..end];
+        if high == 0 && here.len() > 1 {
+            visitor.visit(here, Some(unit))?;
+        }
+        for &low in lows {
+            let other = bucket ^ high ^ low as usize;
+            // Within a tile, each pair from its lower bucket (and not a bucket with itself).
+            if other <= bucket {
+                continue;
+            }
+            let (other_start, other_end) = (begin(other), starts[other] as usize);
+            if other_end > other_start {
+                visitor.visit_cross(here, &members[other_start..other_end], unit)?;
+            }
+        }
+        start = end;
     }
     Ok(())
 }
@@ -490,6 +566,65 @@ mod tests {
                     }
                     let expected = members.iter().position(|&(m, _)| (m ^ values.0).count_ones().min((m ^ values.1).count_ones()) <= 2).unwrap_or(len);
                     assert_eq!(next_near_either(&members, values, 2), expected, "len {len}, near at {first} and {second}");
+                }
+            }
+        }
+    }
+
+    /// Records what a join visits: each bucket's own run, each pair of buckets.
+    #[derive(Default)]
+    struct Recorder {
+        runs: Vec<u64>,
+        pairs: Vec<(u64, u64)>,
+    }
+
+    impl RunVisitor for Recorder {
+        fn visit(&mut self, run: &[Member], _: Option<Unit<'_>>) -> Result<(), Error> {
+            self.runs.push(run[0].0);
+            Ok(())
+        }
+
+        fn visit_cross(&mut self, a: &[Member], b: &[Member], _: Unit<'_>) -> Result<(), Error> {
+            self.pairs.push((a[0].0, b[0].0));
+            Ok(())
+        }
+    }
+
+    /// Whatever the tiles, a join visits every pair of non-empty buckets within the radius once,
+    /// from the lower one, and every bucket of two or more members once.
+    #[test]
+    fn tiles_visit_every_pair_of_buckets_within_the_radius_once() {
+        let layout = PartLayout::new(1, 8).unwrap();
+        let unit = Unit::Part { layout: &layout, part: 0, slack: layout.slack() };
+        let mut rng = Rng::new(11);
+        for bits in [1u32, 2, 5, 8, 10] {
+            // Bucket b holds b % 3 members, all of value b: none, one, or a run.
+            let counts: Vec<u32> = (0..1u32 << bits).map(|b| (b + rng.below(2) as u32) % 3).collect();
+            let mut bucketed = Bucketed::default();
+            let mut end = 0;
+            for (b, &count) in counts.iter().enumerate() {
+                end += count;
+                bucketed.starts.push(end);
+                bucketed.members.extend((0..count).map(|i| (b as u64, u64::from(i))));
+            }
+            let n = bucketed.members.len().max(1 << bits);
+            let share = PartShare { bits, group_bits: 0, from: 0, to: 1 << bits };
+            for radius in 0..=4 {
+                for member_bits in 0..=bits + 1 {
+                    let mut tiles = Tiles::default();
+                    tiles.plan(bits, radius, n, member_bits);
+                    let mut recorder = Recorder::default();
+                    tiles.join(&bucketed, share, unit, &mut recorder).unwrap();
+                    recorder.runs.sort_unstable();
+                    recorder.pairs.sort_unstable();
+                    let filled = |b: u64| counts[b as usize] > 0;
+                    let runs: Vec<u64> = (0..1u64 << bits).filter(|&b| counts[b as usize] > 1).collect();
+                    let pairs: Vec<(u64, u64)> = (0..1u64 << bits)
+                        .flat_map(|a| (a + 1..1u64 << bits).map(move |b| (a, b)))
+                        .filter(|&(a, b)| filled(a) && filled(b) && (a ^ b).count_ones() <= radius)
+                        .collect();
+                    assert_eq!(recorder.runs, runs, "bits {bits} radius {radius} tile members 2^{member_bits}");
+                    assert_eq!(recorder.pairs, pairs, "bits {bits} radius {radius} tile members 2^{member_bits}");
                 }
             }
         }
