@@ -56,7 +56,7 @@ const rotl = (x, k) => (x << k) | (x >>> (32 - k));
  * @param {number} seed
  * @returns {Rng}
  */
-function createRng(seed) {
+export function createRng(seed) {
   let x = seed >>> 0;
   const splitmix = () => {
     x = (x + 0x9e3779b9) >>> 0;

@@ -213,9 +213,23 @@ describe('planTables chooses the family', () => {
     ['index', 1e7, 6, 'tables', 8],
     ['index', 3e7, 3, 'tables', 5],
     ['index', 1000, 24, 'direct', 0],
+    // Each batch choice pinned here from 1M is the fastest layout bench/batch-plan-check.mjs
+    // measured for findAll, against 2 to 6 parts and 1 to 3 more blocks than d: at 2M, d=2 with
+    // 4 parts took 0.52× the time of 3, d=4 0.52× that of 3 parts, d=6 0.10× that of 84 tables;
+    // at 4M, d=3 0.44× that of 10 tables, d=10 0.39× that of 3 parts.
     ['batch', 1e5, 3, 'tables', 4],
     ['batch', 1e6, 3, 'parts', 4],
-    ['batch', 1e6, 6, 'tables', 8],
+    ['batch', 1e6, 6, 'parts', 4],
+    ['batch', 2e6, 2, 'parts', 4],
+    ['batch', 2e6, 4, 'parts', 4],
+    ['batch', 2e6, 6, 'parts', 4],
+    ['batch', 4e6, 3, 'parts', 4],
+    ['batch', 4e6, 6, 'parts', 4],
+    ['batch', 4e6, 8, 'parts', 4],
+    ['batch', 4e6, 10, 'parts', 4],
+    ['batch', 4e6, 16, 'parts', 4],
+    // At 16M the model's choices, not measured against their neighbours.
+    ...[3, 6, 8, 10, 16].map((d) => ['batch', 16e6, d, 'parts', 3] as ['batch', number, number, string, number]),
     ['batch', 1e6, 8, 'parts', 4],
     ['batch', 1e6, 10, 'parts', 4],
     ['batch', 1e5, 10, 'parts', 5],

@@ -22,9 +22,6 @@ import { MAX_TABLES, checkBlocks, checkDistance, checkOptions, describe } from '
 /** Radix digits are at most this many bits (matches the Rust core's sort). */
 const RADIX_DIGIT_BITS = 11;
 
-/** Batch search: relative cost of placing one element in a table, and of each radix pass. */
-const PLACE_COST = 2;
-const PASS_COST = 2;
 /** Relative cost of checking one candidate (xor, popcount, compare). */
 const VERIFY_COST = 1;
 /**
@@ -56,11 +53,36 @@ function partProbeCost(starts: number): number {
 }
 
 /**
- * Batch search over parts: relative cost of joining a bucket with one neighbouring key (the
- * directory, and the neighbour's members, a random read). Measured from 3 and 4 parts at
- * 300k fingerprints, d = 10.
+ * Batch search, by the bytes of the fingerprints as members (16 each): relative costs of placing
+ * one fingerprint in a table, of each radix pass over it, of a table's permutation, of placing
+ * it in a part's buckets (a count, then a scattered write; `widePart` where the part's bucket
+ * starts outgrow a core's L2 cache, keys over {@link WIDE_PART_BITS} bits), and of joining a
+ * part's bucket with one neighbouring key (the directory, and the neighbour's members, a
+ * random read).
+ *
+ * Up to 2 MiB (131k fingerprints), where all of it stays in cache, the constants fitted first.
+ * Above, fitted to `node bench/batch-plan-check.mjs` from 300k to 4M fingerprints at d = 1 to 10, where
+ * the scattered writes miss the cache: a table cost 35 to 52 ns per fingerprint, a part two
+ * thirds of a table of as many bits (twice that with keys of 20 bits: at d=2 and d=4, 3 parts
+ * took 1.9× the time of 4 at 2M), and a probe of 3 parts' keys of 18 to 21 bits (one or two
+ * fingerprints each) grew from 14 checks at 300k to 22 at 1M and 50 at 4M. With the first
+ * constants throughout, `findAll` picked 84 tables at d=6 and 2M (10.7 s) over 4 parts (1.0 s),
+ * and 3 parts at d=10 and 4M (140 s) over 4 (54 s).
  */
-const JOIN_PROBE_COST = 8;
+const BATCH_COSTS = [
+  { upTo: 2 ** 21, place: 2, pass: 2, permute: 0, part: 4, widePart: 4, joinProbe: 8 },
+  { upTo: 2 ** 23, place: 12, pass: 16, permute: 20, part: 44, widePart: 100, joinProbe: 14 },
+  { upTo: 2 ** 25, place: 12, pass: 16, permute: 20, part: 44, widePart: 100, joinProbe: 22 },
+  { upTo: Infinity, place: 12, pass: 16, permute: 20, part: 44, widePart: 100, joinProbe: 50 },
+] as const;
+
+/** Part keys wider than this have bucket starts (4 bytes each) beyond 1 MiB. */
+const WIDE_PART_BITS = 18;
+
+/** The {@link BATCH_COSTS} of a batch search over n fingerprints. */
+function batchCosts(n: number): (typeof BATCH_COSTS)[number] {
+  return BATCH_COSTS.find((step) => 16 * n <= step.upTo)!;
+}
 
 /** Widest key a part's table is bucketed on (as the Rust core's `MAX_KEY_BITS`). */
 const MAX_KEY_BITS = 24;
@@ -161,7 +183,8 @@ function describePlan(n: number, distance: number, use: 'batch' | 'index', block
     return { ...shape, bytes: tables * 12 * n + 8 * buckets + slotBytes(n), cost: tables * TABLE_PROBE_COST + scanned * VERIFY_COST };
   }
   const passes = Math.max(1, Math.ceil(minPrefixBits / RADIX_DIGIT_BITS));
-  const perTable = n * (PLACE_COST + passes * PASS_COST) + ((n * n) / 2 / 2 ** minPrefixBits) * VERIFY_COST;
+  const costs = batchCosts(n);
+  const perTable = n * (costs.place + passes * costs.pass + costs.permute) + ((n * n) / 2 / 2 ** minPrefixBits) * VERIFY_COST;
   return { ...shape, bytes: 16 * n, cost: tables * perTable };
 }
 
@@ -204,10 +227,12 @@ function describeParts(n: number, distance: number, use: 'batch' | 'index', part
   let directory = 0;
   let joinProbes = 0;
   let searched = 0;
+  let wide = 0;
   for (let i = 0; i < parts; i++) {
     if (slack[i] === 0) continue;
     searched++;
     const bits = partKeyBits(widths[i]!, n);
+    if (bits > WIDE_PART_BITS) wide++;
     const volume = ballVolume(bits, slack[i]! - 1);
     probes += volume;
     candidates += (n * volume) / 2 ** bits;
@@ -235,16 +260,18 @@ function describeParts(n: number, distance: number, use: 'batch' | 'index', part
       cost: searched * PART_COST + probes * partProbeCost(directory) + candidates * VERIFY_COST,
     };
   }
-  const cost = searched * n * 2 * PLACE_COST + directory + joinProbes * JOIN_PROBE_COST + (n / 2) * candidates * VERIFY_COST;
+  const costs = batchCosts(n);
+  const placing = n * ((searched - wide) * costs.part + wide * costs.widePart);
+  const cost = placing + directory + joinProbes * costs.joinProbe + (n / 2) * candidates * VERIFY_COST;
   return { ...shape, bytes: 16 * n + 4 * directory / searched, cost };
 }
 
 /**
  * A filter for `options.n` fingerprints searched within `options.distance` bits: the given
  * `blocks` or `parts` described, or, without them, the cheapest by the cost model among
- * permuted-table layouts (up to `maxTables` tables), part layouts (1 to 64 parts) and no
- * filter at all (`family: 'direct'`: always at distance 64, and for small n). `family` limits
- * the choice to one family.
+ * permuted-table layouts (up to `maxTables` tables), part layouts (1 to `distance + 1` parts,
+ * one more for `use: 'batch'`, at most 64) and no filter at all (`family: 'direct'`: always at
+ * distance 64, and for small n). `family` limits the choice to one family.
  *
  * `use: 'index'` (the default) plans a {@link SimHashIndex} answering queries; `use: 'batch'`
  * plans `findAll` and `findClusters` over `n` fingerprints. This is what those use when their
@@ -280,7 +307,11 @@ export function planTables(options: PlanTablesOptions): TablePlan {
     }
   }
   if (family !== 'tables') {
-    for (let parts = 1; parts <= Math.min(64, distance + 1); parts++) {
+    // A batch search also weighs one part more than the slack can fill: one part is left
+    // unsearched and the others are narrower (at d=2 and 2M, 4 parts of 16-bit keys took 0.52×
+    // the time of 3 of 20 bits, 0.61× that of 3 tables).
+    const mostParts = Math.min(64, distance + (use === 'batch' ? 2 : 1));
+    for (let parts = 1; parts <= mostParts; parts++) {
       const plan = describeParts(n, distance, use, parts);
       if (plan.cost < best.cost) best = plan;
     }
