@@ -45,8 +45,8 @@ const api = await import(`${values.dist}/esm/index.js`);
 /**
  * n fingerprints from a fixed seed: random, or (a share `near`) an earlier one with 1 or 2 bits
  * flipped. From xoshiro128**: two consecutive outputs of a linear generator (xorshift32) are a
- * linear function of each other, and made pairs within 10 bits hundreds of times as often as
- * random 64-bit values do.
+ * linear function of each other, and made 3.7 times as many pairs within 10 bits of 1M such
+ * fingerprints (474k against 129k), with buckets far from even.
  */
 function generate(n, near) {
   const rng = createRng(12345);
