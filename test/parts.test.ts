@@ -213,10 +213,12 @@ describe('planTables chooses the family', () => {
     ['index', 1e7, 6, 'tables', 8],
     ['index', 3e7, 3, 'tables', 5],
     ['index', 1000, 24, 'direct', 0],
-    // Each batch choice pinned here from 1M is the fastest layout bench/batch-plan-check.mjs
-    // measured for findAll, against 2 to 6 parts and 1 to 3 more blocks than d: at 2M, d=2 with
-    // 4 parts took 0.52× the time of 3, d=4 0.52× that of 3 parts, d=6 0.10× that of 84 tables;
-    // at 4M, d=3 0.44× that of 10 tables, d=10 0.39× that of 3 parts.
+    // The batch choices from 1M to 4M at d = 2, 3, 4, 6 and 10 are the fastest layouts
+    // bench/batch-plan-check.mjs measured for findAll, against 2 to 6 parts and 1 to 3 more
+    // blocks than d, but at 1M and d=3 (4 parts 0.23 s, 4 tables 0.20 s); the others are the
+    // model's. At 2M, d=2 with 4 parts took 0.85× the time of 3, d=4 0.64× that of 3 parts,
+    // d=6 0.09× that of 84 tables; at 4M, d=3 0.41× that of 10 tables, d=10 0.30× that of 3
+    // parts.
     ['batch', 1e5, 3, 'tables', 4],
     ['batch', 1e6, 3, 'parts', 4],
     ['batch', 1e6, 6, 'parts', 4],

@@ -61,13 +61,13 @@ function partProbeCost(starts: number): number {
  * random read).
  *
  * Up to 2 MiB (131k fingerprints), where all of it stays in cache, the constants fitted first.
- * Above, fitted to `node bench/batch-plan-check.mjs` from 300k to 4M fingerprints at d = 1 to 10, where
- * the scattered writes miss the cache: a table cost 35 to 52 ns per fingerprint, a part two
- * thirds of a table of as many bits (twice that with keys of 20 bits: at d=2 and d=4, 3 parts
- * took 1.9× the time of 4 at 2M), and a probe of 3 parts' keys of 18 to 21 bits (one or two
- * fingerprints each) grew from 14 checks at 300k to 22 at 1M and 50 at 4M. With the first
- * constants throughout, `findAll` picked 84 tables at d=6 and 2M (10.7 s) over 4 parts (1.0 s),
- * and 3 parts at d=10 and 4M (140 s) over 4 (54 s).
+ * Above, fitted to `node bench/batch-plan-check.mjs` from 300k to 4M fingerprints at d = 1 to
+ * 10, where the scattered writes miss the cache: a table cost 35 to 52 ns per fingerprint, a
+ * part two thirds of a table of as many bits (more with keys of 20 bits: at d=2 and d=4, 3
+ * parts took 1.2× and 1.6× the time of 4 at 2M), and a probe of 3 parts' keys of 18 to 21 bits
+ * (one or two fingerprints each) grew from 14 checks at 300k to 22 at 1M and 50 at 4M. With
+ * the first constants throughout, `findAll` picked 84 tables at d=6 and 2M (11.9 s) over 4
+ * parts (1.1 s), and 3 parts at d=10 and 4M (70.5 s) over 4 (21.0 s).
  */
 const BATCH_COSTS = [
   { upTo: 2 ** 21, place: 2, pass: 2, permute: 0, part: 4, widePart: 4, joinProbe: 8 },
@@ -308,8 +308,8 @@ export function planTables(options: PlanTablesOptions): TablePlan {
   }
   if (family !== 'tables') {
     // A batch search also weighs one part more than the slack can fill: one part is left
-    // unsearched and the others are narrower (at d=2 and 2M, 4 parts of 16-bit keys took 0.52×
-    // the time of 3 of 20 bits, 0.61× that of 3 tables).
+    // unsearched and the others are narrower (at d=2 and 2M, 4 parts of 16-bit keys took 0.85×
+    // the time of 3 of 20 bits, 0.68× that of 3 tables).
     const mostParts = Math.min(64, distance + (use === 'batch' ? 2 : 1));
     for (let parts = 1; parts <= mostParts; parts++) {
       const plan = describeParts(n, distance, use, parts);

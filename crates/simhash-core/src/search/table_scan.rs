@@ -153,8 +153,8 @@ const TILE_MEMBER_BITS: u32 = 12;
 /// pair of buckets between the two. Visited bucket by bucket, as each bucket's ball, the
 /// neighbours are random reads all over the members, which outgrow the caches from about 1M
 /// fingerprints; tile by tile, the reads of one pair of tiles stay in cache. Timed alternately
-/// against the bucket order at d=10: 1.6× faster at 2M with 3 parts (20-bit keys, one or two
-/// members a bucket), 1.03× to 1.22× at 4M with 4 parts.
+/// against the bucket order on random fingerprints at d=10: 1.5× faster at 2M with 3 parts
+/// (20-bit keys, one or two members a bucket), 1.03× at 4M with 4 parts.
 #[derive(Default)]
 struct Tiles {
     tile_bits: u32,
