@@ -12,14 +12,14 @@ import { spawnSync } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { createRng } from './workloads.mjs';
+import { nearCopies } from './workloads.mjs';
 
 const here = fileURLToPath(import.meta.url);
 
 if (process.argv[2] === '--child') {
   const [, , , dist, n, d, layout, near] = process.argv;
   const api = await import(`${dist}/esm/index.js`);
-  const fingerprints = generate(Number(n), Number(near));
+  const fingerprints = nearCopies(Number(n), Number(near));
   const options = { distance: Number(d), ...JSON.parse(layout) };
   const start = performance.now();
   const pairs = api.findAll(fingerprints, options);
@@ -41,33 +41,6 @@ const { values } = parseArgs({
 });
 const list = (text) => text.split(',').filter(Boolean).map(Number);
 const api = await import(`${values.dist}/esm/index.js`);
-
-/**
- * n fingerprints from a fixed seed: random, or (a share `near`) an earlier one with 1 or 2 bits
- * flipped. From xoshiro128**: two consecutive outputs of a linear generator (xorshift32) are a
- * linear function of each other, and made 3.7 times as many pairs within 10 bits of 1M such
- * fingerprints (474k against 129k), with buckets far from even.
- */
-function generate(n, near) {
-  const rng = createRng(12345);
-  const fingerprints = new BigUint64Array(n);
-  const words = new Uint32Array(fingerprints.buffer);
-  for (let i = 0; i < n; i++) {
-    if (i > 0 && rng.float() < near) {
-      const from = rng.below(i);
-      words[2 * i] = words[2 * from];
-      words[2 * i + 1] = words[2 * from + 1];
-      for (let flips = 1 + rng.below(2); flips > 0; flips--) {
-        const bit = rng.below(64);
-        words[2 * i + (bit >> 5)] ^= 1 << (bit & 31);
-      }
-    } else {
-      words[2 * i] = rng.u32();
-      words[2 * i + 1] = rng.u32();
-    }
-  }
-  return fingerprints;
-}
 
 function run(n, d, layout) {
   const child = spawnSync(process.execPath, [here, '--child', values.dist, String(n), String(d), JSON.stringify(layout), values.near], {

@@ -14,7 +14,7 @@ import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { createRng } from './workloads.mjs';
+import { createRng, nearCopies } from './workloads.mjs';
 
 const here = fileURLToPath(import.meta.url);
 
@@ -75,38 +75,11 @@ for (const row of rows) {
   console.log(`| ${row.d} | ${row.n / 1e6}M | ${row.current.layout} | ${cells.join(' | ')} | ${row.current.bytesPerFingerprint.toFixed(0)} | ${exact} |${baseline}`);
 }
 
-/**
- * n fingerprints from a fixed seed: random, or (a share `near`) an earlier one with 1 or 2 bits
- * flipped. From xoshiro128**: two consecutive outputs of a linear generator (xorshift32) are a
- * linear function of each other, and made 3.7 times as many pairs within 10 bits of 1M such
- * fingerprints (474k against 129k), with buckets far from even.
- */
-function generate(n, near) {
-  const rng = createRng(12345);
-  const fingerprints = new BigUint64Array(n);
-  const words = new Uint32Array(fingerprints.buffer);
-  for (let i = 0; i < n; i++) {
-    if (i > 0 && rng.float() < near) {
-      const from = rng.below(i);
-      words[2 * i] = words[2 * from];
-      words[2 * i + 1] = words[2 * from + 1];
-      for (let flips = 1 + rng.below(2); flips > 0; flips--) {
-        const bit = rng.below(64);
-        words[2 * i + (bit >> 5)] ^= 1 << (bit & 31);
-      }
-    } else {
-      words[2 * i] = rng.u32();
-      words[2 * i + 1] = rng.u32();
-    }
-  }
-  return fingerprints;
-}
-
 /** One (n, d) measurement of the build in `dist`. */
 async function measure(dist, n, d, ops, near, samples) {
   const api = await import(join(dist, 'esm', 'index.js'));
   await api.init();
-  const fingerprints = generate(n, near);
+  const fingerprints = nearCopies(n, near);
   const plan = api.planTables({ n, distance: d, use: 'batch' });
   const layout = plan.family === 'parts' ? `${plan.parts} parts` : plan.family === 'tables' ? `${plan.blocks} blocks` : 'direct';
   const seconds = {};
