@@ -41,14 +41,16 @@
 // that workers export and one thread appends (`pool.decideTexts`: the vocabulary merged word by
 // word, word sets and shapes renumbered) took it to 214,172 bytes, and queries that leave no
 // word behind (the vocabulary rolled back, the hash map's deletion) to 216,299, and texts added
-// unjudged (`TextIndex.addMany`) to 217,104: the budget is 213 KB.
+// unjudged (`TextIndex.addMany`) to 217,104: the budget was 213 KB. Joining a part's buckets
+// tile by tile, in cache (findAll 1.5× faster at 2M, d=10, 3 parts; its plan out of line saved
+// 15 bytes only), took it to 219,678 bytes: the budget is 215 KB.
 
 import { statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
 
-it('keeps dist/simhash.wasm under 213 KB', () => {
+it('keeps dist/simhash.wasm under 215 KB', () => {
   const bytes = statSync(fileURLToPath(new URL('../dist/simhash.wasm', import.meta.url))).size;
   expect(bytes).toBeGreaterThan(1000);
-  expect(bytes).toBeLessThan(213 * 1024);
+  expect(bytes).toBeLessThan(215 * 1024);
 });
