@@ -69,11 +69,13 @@ function partProbeCost(starts: number): number {
  * the first constants throughout, `findAll` picked 84 tables at d=6 and 2M (11.9 s) over 4
  * parts (1.1 s), and 3 parts at d=10 and 4M (70.5 s) over 4 (21.0 s).
  */
+const CACHED_BATCH = { place: 2, pass: 2, permute: 0, part: 4, widePart: 4 } as const;
+const MISSED_BATCH = { place: 12, pass: 16, permute: 20, part: 44, widePart: 100 } as const;
 const BATCH_COSTS = [
-  { upTo: 2 ** 21, place: 2, pass: 2, permute: 0, part: 4, widePart: 4, joinProbe: 8 },
-  { upTo: 2 ** 23, place: 12, pass: 16, permute: 20, part: 44, widePart: 100, joinProbe: 14 },
-  { upTo: 2 ** 25, place: 12, pass: 16, permute: 20, part: 44, widePart: 100, joinProbe: 22 },
-  { upTo: Infinity, place: 12, pass: 16, permute: 20, part: 44, widePart: 100, joinProbe: 50 },
+  { upTo: 2 ** 21, ...CACHED_BATCH, joinProbe: 8 },
+  { upTo: 2 ** 23, ...MISSED_BATCH, joinProbe: 14 },
+  { upTo: 2 ** 25, ...MISSED_BATCH, joinProbe: 22 },
+  { upTo: Infinity, ...MISSED_BATCH, joinProbe: 50 },
 ] as const;
 
 /** Part keys wider than this have bucket starts (4 bytes each) beyond 1 MiB. */
