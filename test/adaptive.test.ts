@@ -242,6 +242,12 @@ for (const [name, load] of ENTRIES) {
       const strings = sequences.map((t) => [...new Set(t.map(([w]) => w))]);
       const heavyWords = (i: number): string => strings[i]!.filter((w) => !light(w)).sort().join(' ');
       const held = new Map<string, number>();
+      // Kept sentences (20 words or more) holding each word: sentences compare through a word
+      // fewer than SENTENCES_PER_WORD of them hold, or when they hold the same words.
+      const sentences = new Map<string, number>();
+      const sentence = (i: number): boolean => strings[i]!.length >= 20;
+      const compared = (p: number, q: number): boolean =>
+        rule !== 'v3' || !sentence(p) || !sentence(q) || [...strings[p]!].sort().join() === [...strings[q]!].sort().join() || strings[p]!.some((w) => strings[q]!.includes(w) && (sentences.get(w) ?? 0) < shared.SENTENCES_PER_WORD);
       const words = list.map((t) => a.features(t, { size: 1, weighting: 'binary' }));
       const short = words.map((w) => w.length <= 40);
       const longSig = a.minhashMany(list as string[], { size: 2, numPerm: K });
@@ -269,6 +275,7 @@ for (const [name, load] of ENTRIES) {
         for (const q of kept) {
           let value = -1;
           if (short[p] && short[q] && rule !== 'v2') {
+            if (!compared(p, q)) continue;
             const shapes = shaped ? ([sequences[p]!, sequences[q]!] as const) : undefined;
             value = v3Similarity(strings[p]!, strings[q]!, rule === 'templates', (w) => held.get(w) ?? 0, shapes) ?? -1;
           } else if (short[p] && short[q]) {
@@ -283,7 +290,10 @@ for (const [name, load] of ENTRIES) {
         }
         if (short[p]) for (const w of strings[p]!) held.set(w, (held.get(w) ?? 0) + 1);
         if (best >= 0) [representative[p], similarity[p]] = [best, bestValue];
-        else kept.push(p);
+        else {
+          kept.push(p);
+          if (short[p] && sentence(p)) for (const w of strings[p]!) sentences.set(w, (sentences.get(w) ?? 0) + 1);
+        }
       }
       return { representative, similarity };
     }
@@ -301,6 +311,19 @@ for (const [name, load] of ENTRIES) {
         }),
         { numRuns: 50, seed: 0x3ada },
       );
+    });
+
+    it('v3 ≡ the rule by brute force on hundreds of sentences of ninety words, whose lists fill', () => {
+      const rng = new SplitMix64(0x64n);
+      const list = letteredTexts(rng, 6000).filter((t) => t.split(/\s+/).length >= 24).slice(0, 600);
+      const got = api().decideTexts(list);
+      const expected = brute(list, undefined, 'v3');
+      expect(Array.from(got.representative)).toEqual(expected.representative);
+      expect(Array.from(got.similarity)).toEqual(expected.similarity);
+      // The bound was reached: some word is held by more kept sentences than its list holds.
+      const counts = new Map<string, number>();
+      for (const [i, t] of list.entries()) if (got.representative[i] === i) for (const w of new Set(tokens(t).map(([w]) => w))) counts.set(w, (counts.get(w) ?? 0) + 1);
+      expect(Math.max(...counts.values())).toBeGreaterThan(shared.SENTENCES_PER_WORD);
     });
 
     it('v2 ≡ the rule by brute force on texts of every length around the boundary, with and without a priority', () => {
@@ -481,7 +504,7 @@ describe('the constants of the rule', () => {
   const constant = (name: string): string => new RegExp(`pub const ${name}: [^=]+= ([^;]+);`).exec(rust)![1]!.replace(/_/g, '');
 
   it('are the same in the Rust core and in TypeScript', () => {
-    const numbers = ['TEXT_DECISION_VERSION', 'SHORT_WORDS', 'NUM_PERM', 'LONG_EQUAL', 'LONG_BANDS', 'LONG_ROWS', 'PAIRS_TO_MEET_LONG', 'HEAVY_WEIGHT', 'LIGHT_WEIGHT', 'TYPO_SHARED', 'LINE_WORDS', 'SUBSTITUTION_SPAN', 'LIGHT_CHANGES', 'TYPO_CONTEXT', 'SHAPE_ENTRIES', 'SHAPES_PER_WORD_SET'] as const;
+    const numbers = ['TEXT_DECISION_VERSION', 'SHORT_WORDS', 'NUM_PERM', 'LONG_EQUAL', 'LONG_BANDS', 'LONG_ROWS', 'PAIRS_TO_MEET_LONG', 'HEAVY_WEIGHT', 'LIGHT_WEIGHT', 'TYPO_SHARED', 'LINE_WORDS', 'SUBSTITUTION_SPAN', 'LIGHT_CHANGES', 'TYPO_CONTEXT', 'SHAPE_ENTRIES', 'SHAPES_PER_WORD_SET', 'SENTENCES_PER_WORD'] as const;
     for (const name of numbers) expect([name, Number(constant(name))]).toEqual([name, shared[name]]);
     expect(constant('THRESHOLD')).toBe(`(${shared.THRESHOLD.join(', ')})`);
     expect(constant('TEMPLATES_THRESHOLD')).toBe(`(${shared.TEMPLATES_THRESHOLD.join(', ')})`);

@@ -118,6 +118,25 @@ describe('TextIndex', () => {
         for (const each of [index, loaded]) expect(Array.from(each.decideMany(Uint32Array.of(24), ['english czech dictionary']).representative)).toEqual([22]);
       });
 
+      it('finds sentences of the same words when every list of their words is full', () => {
+        using index = newIndex(api());
+        // 70 sentences of 25 common words and 5 of their own: each kept (5 heavy words apart),
+        // so that every common word's list fills.
+        const rng = new SplitMix64(0x5e7n);
+        const word = (): string => Array.from({ length: 9 }, () => String.fromCharCode(97 + rng.below(26))).join('');
+        const common = Array.from({ length: 25 }, word);
+        const owned = Array.from({ length: 70 }, () => Array.from({ length: 5 }, word));
+        const own = (i: number): string[] => owned[i]!;
+        const fills = Array.from({ length: 70 }, (_, i) => [...common, ...own(i)].join(' '));
+        const ids = Uint32Array.from(fills, (_, i) => i);
+        expect(Array.from(index.decideMany(ids, fills).representative)).toEqual(Array.from(ids));
+        const sentence = common.join(' ');
+        index.addMany(Uint32Array.of(100, 101), [sentence, sentence]);
+        index.remove(100);
+        expect(Array.from(index.query(sentence).ids)).toEqual([101]);
+        expect(Array.from(index.decideMany(Uint32Array.of(102, 103), [sentence, `${sentence} ${own(0)[0]}`]).representative)).toEqual([101, 103]);
+      });
+
       it('keeps added texts unjudged, and judges later texts against them', () => {
         using index = newIndex(api());
         index.addMany(Uint32Array.of(1, 2), ['The Qt 5 network module', 'The Qt 5 netwrok module']);

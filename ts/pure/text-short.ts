@@ -19,9 +19,14 @@
  * threshold's share of the text's weight is left), or by substitution (at most `b` heavy words of
  * this text go unpaired, so its `b + 1` cheapest heavy words meet every near-duplicate, or its
  * `b + 2` cheapest meet it twice). A typo of a probed word is probed with it.
+ *
+ * Two sentences are compared only through a word fewer than {@link SENTENCES_PER_WORD} kept
+ * sentences hold, so a list stops growing there and is never probed: a plan that would probe a
+ * full list gives way to probing every shorter list of the text's words, which meets every pair
+ * the rule compares. Sentences of the same words are always compared, through a list per word set.
  */
 
-import { HEAVY_WEIGHT, LIGHT_WEIGHT, LINE_WORDS, SHAPES_PER_WORD_SET, SUBSTITUTION_SPAN, TEMPLATES_THRESHOLD, THRESHOLD, TYPO_CONTEXT, TYPO_SHARED } from '../shared/adaptive.js';
+import { HEAVY_WEIGHT, LIGHT_WEIGHT, LINE_WORDS, SENTENCES_PER_WORD, SHAPES_PER_WORD_SET, SUBSTITUTION_SPAN, TEMPLATES_THRESHOLD, THRESHOLD, TYPO_CONTEXT, TYPO_SHARED } from '../shared/adaptive.js';
 import { KEYED_WORDS, LineKeys, lightChanges } from './text-lines.js';
 import { clash, type Shaped } from './text-shape.js';
 import type { Vocabulary } from './text-vocabulary.js';
@@ -34,6 +39,9 @@ interface Entry {
 
 /** What judging a candidate costs against meeting a list entry, for choosing how to probe. */
 const JUDGE_COST = 8;
+
+/** How a sentence's lists are probed (see `ShortMatcher.#choose`). */
+type Probe = { readonly kind: 'weight'; readonly words: number } | { readonly kind: 'substitution'; readonly need: 1 | 2 } | { readonly kind: 'open' };
 
 const substitutionsAllowed = (words: number): number => Math.floor(words / SUBSTITUTION_SPAN);
 
@@ -69,7 +77,10 @@ export class ShortMatcher {
   readonly #vocabulary: Vocabulary;
   readonly #templates: boolean;
   readonly #threshold: readonly [number, number];
+  /** Word → the kept texts listed under it: every one when template siblings are removed, else the first {@link SENTENCES_PER_WORD} sentences (a full list). */
   readonly #all: Entry[][] = [];
+  /** A word set (its words joined) → the kept sentences with it, by rank. */
+  readonly #same = new Map<string, number[]>();
   /** Per kept rank: the visit that last judged it; the visit whose meetings `#hits` counts, and the count. */
   #judged = new Int32Array(0);
   /** Per rank: whether the text taken then is kept (and not removed since). */
@@ -143,9 +154,20 @@ export class ShortMatcher {
     return vocabulary.heavy(word) ? [word, ...vocabulary.neighbours[word]!.filter((typo) => vocabulary.heavy(typo) && this.#pairable(word, typo))] : [word];
   }
 
-  /** What probing `word` costs: its entries in `all` and those of its typos it may pair with. */
-  #cost(word: number): number {
-    return this.#probed(word).reduce((cost, listed) => cost + this.#all[listed]!.length, 0);
+  /** A list this long compares no pair: {@link SENTENCES_PER_WORD} kept sentences, unless template siblings are removed. */
+  get #full(): number {
+    return this.#templates ? Infinity : SENTENCES_PER_WORD;
+  }
+
+  /** What probing `word` costs (the entries of the lists it is probed through), and whether none of them is full. */
+  #cost(word: number): [cost: number, open: boolean] {
+    const lengths = this.#probed(word).map((listed) => this.#all[listed]!.length);
+    return [lengths.reduce((sum, n) => sum + n, 0), lengths.every((n) => n < this.#full)];
+  }
+
+  /** What probing the lists of `word` that are not full costs. */
+  #openCost(word: number): number {
+    return this.#probed(word).reduce((sum, listed) => sum + (this.#all[listed]!.length < this.#full ? this.#all[listed]!.length : 0), 0);
   }
 
   /**
@@ -176,44 +198,74 @@ export class ShortMatcher {
   /** Judges against `x` every kept text in the lists the rule may call its near-duplicate. */
   #findInLists(x: Uint32Array, rank: number, best: Best): void {
     const [wx, hx] = this.#weigh(x);
-    const plans = Array.from(x, (word) => [this.#cost(word), word] as const).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
-    // By weight: the cheapest words until what is left weighs less than the threshold's share.
+    const plans = Array.from(x, (word) => [...this.#cost(word), word] as const).sort((a, b) => a[0] - b[0] || a[2] - b[2]);
+    if (!this.#templates) this.#meetSameWords(x, rank, best);
+    const plan = this.#choose(x, wx, hx, plans);
+    if (plan.kind === 'weight') for (const [, , word] of plans.slice(0, plan.words)) this.#meet(x, wx, rank, word, 1, best);
+    else if (plan.kind === 'open') for (const [, , word] of plans) this.#meet(x, wx, rank, word, 1, best);
+    else {
+      const b = substitutionsAllowed(x.length);
+      for (const [, , word] of plans.filter(([, , w]) => this.#vocabulary.heavy(w)).slice(0, b + plan.need)) this.#meet(x, wx, rank, word, plan.need, best);
+    }
+  }
+
+  /** Judges the kept sentences of `x`'s words (the first still kept is the best, unless every near-duplicate is asked for), which full lists may hide. */
+  #meetSameWords(x: Uint32Array, rank: number, best: Best): void {
+    for (const k of this.#same.get(x.join()) ?? []) {
+      if (!this.#kept[k] || this.#judged[k] === rank) continue;
+      this.#judged[k] = rank;
+      const similarity = this.judge(x, rank, this.#keptText(k));
+      if (similarity === undefined) continue;
+      consider(best, similarity, k);
+      if (best.every === undefined) return;
+    }
+  }
+
+  /**
+   * The cheapest way to probe the lists for `x`, whose words `plans` holds cheapest first, among
+   * those that probe no full list (each meets every pair the rule compares): by weight (the
+   * cheapest words until what is left weighs less than the threshold's share); by substitution
+   * (the `b + 1` cheapest heavy words, each meeting judged, or the `b + 2` cheapest, a text judged
+   * when met twice); every list of the text's words that is not full, each meeting judged.
+   */
+  #choose(x: Uint32Array, wx: number, hx: number, plans: readonly (readonly [cost: number, open: boolean, word: number])[]): Probe {
     const [num, den] = this.#threshold;
     let probed = 0;
-    let byWeight = 0;
+    let words = 0;
     let weightCost = 0;
+    let open = true;
     while (probed * den <= (den - num) * wx) {
-      const [cost, word] = plans[byWeight]!;
+      const [cost, o, word] = plans[words]!;
       probed += this.#weight(word);
       weightCost += cost;
-      byWeight++;
+      open &&= o;
+      words++;
     }
-    // By substitution: the b + 1 cheapest heavy words, each meeting judged; or the b + 2
-    // cheapest, a text judged when met twice. The cheapest of the three plans is taken.
+    let cost = open ? weightCost * JUDGE_COST : Infinity;
+    let plan: Probe = { kind: 'weight', words };
     const b = substitutionsAllowed(x.length);
-    let plan: [cost: number, need: number] = [weightCost * JUDGE_COST, 0];
-    const heavy = plans.filter(([, word]) => this.#vocabulary.heavy(word));
     if (!this.#templates && hx > b) {
-      const cost = (k: number): number => heavy.slice(0, k).reduce((sum, [c]) => sum + c, 0);
-      const once = cost(b + 1) * JUDGE_COST;
-      if (once < plan[0]) plan = [once, 1];
-      if (hx > b + 1) {
-        const twice = cost(b + 2);
-        if (twice < plan[0]) plan = [twice, 2];
+      const heavy = plans.filter(([, , word]) => this.#vocabulary.heavy(word));
+      for (const need of [1, 2] as const) {
+        if (hx < b + need) continue;
+        const first = heavy.slice(0, b + need);
+        const c = first.reduce((sum, [n]) => sum + n, 0) * (need === 1 ? JUDGE_COST : 1);
+        if (first.every(([, o]) => o) && c < cost) [cost, plan] = [c, { kind: 'substitution', need }];
       }
     }
-    const need = plan[1];
-    if (need === 0) {
-      for (let at = 0; at < byWeight; at++) this.#meet(x, wx, rank, plans[at]![1], 1, best);
-      return;
+    if (!this.#templates) {
+      const c = x.reduce((sum, word) => sum + this.#openCost(word), 0) * JUDGE_COST;
+      if (c < cost) plan = { kind: 'open' };
     }
-    for (const [, word] of heavy.slice(0, b + need)) this.#meet(x, wx, rank, word, need, best);
+    return plan;
   }
 
   /** Meets the kept texts listed under `word` and its typos in `all`; a text met `need` times is judged, once. */
   #meet(x: Uint32Array, wx: number, rank: number, word: number, need: number, best: Best): void {
     const [num, den] = this.#threshold;
     for (const listed of this.#probed(word)) {
+      // A full list compares no pair.
+      if (this.#all[listed]!.length >= this.#full) continue;
       for (const entry of this.#all[listed]!) {
         const k = entry.kept;
         if (need > 1) {
@@ -239,6 +291,8 @@ export class ShortMatcher {
     const inY = new Set(y);
     let wy = 0;
     let shared = 0;
+    // With template siblings removed no list is full, and typos alone may join a pair.
+    let through = this.#templates;
     let sharedHeavy = 0;
     let lightY = 0;
     const uy: number[] = [];
@@ -247,6 +301,8 @@ export class ShortMatcher {
       wy += weight;
       if (this.#marks[word] === rank) {
         shared += weight;
+        // Sentences compare through a shared word whose list is not full.
+        if (this.#all[word]!.length < this.#full) through = true;
         if (weight === HEAVY_WEIGHT) sharedHeavy++;
       } else if (weight === HEAVY_WEIGHT) uy.push(word);
       else lightY++;
@@ -267,7 +323,7 @@ export class ShortMatcher {
       return total / (wx + wy - total);
     }
     const most = Math.min(ux.length, uy.length);
-    if (!reaches(this.#threshold, shared + TYPO_SHARED * most, wx, wy)) return undefined;
+    if (!(through || (shared === wx && shared === wy)) || !reaches(this.#threshold, shared + TYPO_SHARED * most, wx, wy)) return undefined;
     const paired = most === 0 ? 0 : this.#typoPairs(ux, uy);
     if (!this.#templates) {
       const allowed = substitutionsAllowed(Math.min(x.length, y.length));
@@ -332,7 +388,7 @@ export class ShortMatcher {
   /**
    * Lists the kept text `y`, taken `rank`-th: under its keys if it has at most
    * {@link KEYED_WORDS} words; and, if it has {@link LINE_WORDS} or more (any, when
-   * template siblings are removed), in `all` under every word.
+   * template siblings are removed), in `all` under every word whose list is not full.
    */
   keep(y: Uint32Array, rank: number): void {
     this.#kept[rank] = 1;
@@ -340,6 +396,12 @@ export class ShortMatcher {
     if (!this.#templates && y.length < LINE_WORDS) return;
     const [weight] = this.#weigh(y);
     const entry: Entry = { kept: rank, weight };
-    for (const word of y) this.#all[word]!.push(entry);
+    if (!this.#templates) {
+      const key = y.join();
+      const same = this.#same.get(key);
+      if (same === undefined) this.#same.set(key, [rank]);
+      else same.push(rank);
+    }
+    for (const word of y) if (this.#all[word]!.length < this.#full) this.#all[word]!.push(entry);
   }
 }

@@ -59,6 +59,13 @@ export const SHAPE_ENTRIES = 32;
  * many kept lines hold a line's heavy words; past that, words alone decide.
  */
 export const SHAPES_PER_WORD_SET = 8;
+/**
+ * Specification v3: two sentences (both of {@link LINE_WORDS} distinct words or more) are
+ * compared only when they share a word fewer than this many kept sentences taken before hold;
+ * a word in that many says little of a pair, and the bound keeps each sentence's work bounded
+ * whatever the input holds.
+ */
+export const SENTENCES_PER_WORD = 64;
 /** Estimated Jaccard similarity of their word-pair sets that makes any other pair near-duplicates. */
 export const LONG_THRESHOLD = 0.62;
 /**

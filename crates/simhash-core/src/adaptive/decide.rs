@@ -13,7 +13,7 @@ use super::mix_map::MixMap;
 use super::shape::{clash, Shaped};
 use super::short::{extend, Matcher, Text};
 use super::sketch::TextSketches;
-use super::{insertion_sort, Kind, Rule, LINE_WORDS, LONG_BANDS, LONG_EQUAL, LONG_ROWS, NUM_PERM, SHORT_DENOMINATOR, SHORT_NUMERATOR};
+use super::{insertion_sort, set_hash, Kind, Rule, LINE_WORDS, LONG_BANDS, LONG_EQUAL, LONG_ROWS, NUM_PERM, SHORT_DENOMINATOR, SHORT_NUMERATOR};
 use crate::Error;
 
 /// ⌈t·s⌉ for t = 2/5: the fewest common words a set of `s` words needs with a set no larger
@@ -481,11 +481,6 @@ fn clashes(rule: Rule, x: Shaped<'_>, y: Shaped<'_>) -> bool {
     rule == Rule::V3 { templates: false } && x.words.len() < LINE_WORDS && clash(x, y, None, &|_| true, &|_| true)
 }
 
-/// A hash of a set of words in ascending order.
-fn set_hash(words: &[u32]) -> u64 {
-    words.iter().fold(words.len() as u64, |h, &w| (h ^ u64::from(w)).wrapping_mul(0xFF51_AFD7_ED55_8CCD).rotate_left(29))
-}
-
 /// A list entry: a kept text's rank, its number of words and the position of the word listed.
 fn pack(rank: u32, size: usize, position: usize) -> u64 {
     u64::from(rank) | (size as u64) << 32 | (position as u64) << 40
@@ -696,8 +691,9 @@ mod tests {
         let n = s.len();
         let (mut rep, mut sim) = (vec![0; n], vec![0.0; n]);
         let mut kept: Vec<u32> = Vec::new();
-        // Short texts taken before holding each word.
+        // Short texts taken before holding each word, and kept sentences (20 words or more).
         let mut held: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+        let mut sentences: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
         let common: std::collections::HashSet<&str> = super::super::COMMON_WORDS.split(' ').collect();
         // v2 judges tokens: the words without their signs.
         let set = |i: usize| {
@@ -716,6 +712,7 @@ mod tests {
             })
             .collect();
         let sequences: Vec<Vec<(String, bool)>> = texts.iter().map(|t| tokens(t)).collect();
+        let holds_word = |set: &[(String, Vec<String>)], w: &String| set.iter().any(|(v, _)| v == w);
         let heavy_words = |i: usize| -> Vec<&String> { strings[i].iter().map(|(w, _)| w).filter(|w| !is_light(w, &common)).collect() };
         for &p in order {
             let p = p as usize;
@@ -737,6 +734,15 @@ mod tests {
                                 let c = x.iter().filter(|w| y.contains(w)).count();
                                 let u = x.len() + y.len() - c;
                                 (5 * c >= 2 * u).then(|| c as f64 / u as f64)
+                            }
+                            // Sentences compare through a word fewer than 64 kept sentences hold,
+                                // or when they hold the same words.
+                            Rule::V3 { templates: false }
+                                if strings[p].len().min(strings[k].len()) >= 20
+                                    && strings[p] != strings[k]
+                                    && !strings[p].iter().any(|(w, _)| holds_word(&strings[k], w) && sentences.get(w).copied().unwrap_or(0) < super::super::SENTENCES_PER_WORD) =>
+                            {
+                                None
                             }
                             Rule::V3 { templates } => {
                                 let shapes = (!templates && shaped).then(|| (sequences[p].as_slice(), sequences[k].as_slice()));
@@ -773,6 +779,11 @@ mod tests {
                     rep[p] = p as u32;
                     sim[p] = 1.0;
                     kept.push(p as u32);
+                    if s.kinds[p] != Kind::Wordless as u8 && s.kinds[p] != Kind::Long as u8 && strings[p].len() >= 20 {
+                        for (w, _) in &strings[p] {
+                            *sentences.entry(w.clone()).or_insert(0) += 1;
+                        }
+                    }
                 }
             }
         }
@@ -942,6 +953,37 @@ mod tests {
                     assert_eq!((rep[i], sim[i]), (want_rep[i], want_sim[i]), "round {} {:?} text {} {:?}", round, rule, i, texts[i]);
                 }
             }
+        }
+    }
+
+    #[test]
+    fn sentences_compare_through_words_few_kept_sentences_hold() {
+        // Hundreds of sentences over ninety words: most words fill their lists, and edited and
+        // identical copies come after that.
+        let mut rng = Rng::new(64);
+        for round in 0..3 {
+            let texts: Vec<String> = lettered_texts(&mut rng, 9000).into_iter().filter(|t| t.split_whitespace().count() >= 24).take(1000).collect();
+            let s = sketch(&texts);
+            let order = shuffled(&mut rng, texts.len(), round == 1);
+            let rule = Rule::V3 { templates: false };
+            let (mut rep, mut sim) = (vec![0; texts.len()], vec![0.0; texts.len()]);
+            s.decide_with(rule, &order, &mut rep, &mut sim).unwrap();
+            let (want_rep, want_sim) = oracle(&s, &texts, &order, rule);
+            for i in 0..texts.len() {
+                assert_eq!((rep[i], sim[i]), (want_rep[i], want_sim[i]), "round {} text {} {:?}", round, i, texts[i]);
+            }
+            // The bound was reached: some word is held by more kept sentences than it lists.
+            let mut counts = std::collections::HashMap::new();
+            for (i, text) in texts.iter().enumerate() {
+                if rep[i] == i as u32 && s.words[s.word_range(i)].len() >= LINE_WORDS {
+                    for w in &s.words[s.word_range(i)] {
+                        *counts.entry(*w).or_insert(0usize) += 1;
+                    }
+                }
+                let _ = text;
+            }
+            assert!(counts.values().any(|&n| n > crate::adaptive::SENTENCES_PER_WORD), "round {} {} texts, {:?} most", round, texts.len(), counts.values().max());
+            assert!(rep.iter().enumerate().any(|(i, &r)| r != i as u32), "round {}", round);
         }
     }
 

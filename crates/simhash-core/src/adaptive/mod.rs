@@ -43,6 +43,11 @@ fn insertion_sort<T: Ord + Copy>(values: &mut [T]) {
     }
 }
 
+/// A hash of a set of words in ascending order.
+fn set_hash(words: &[u32]) -> u64 {
+    words.iter().fold(words.len() as u64, |h, &w| (h ^ u64::from(w)).wrapping_mul(0xFF51_AFD7_ED55_8CCD).rotate_left(29))
+}
+
 /// The version of the text decision specification implemented here (the default rule).
 pub const TEXT_DECISION_VERSION: u32 = 3;
 
@@ -91,6 +96,12 @@ pub const SHAPE_ENTRIES: usize = 32;
 /// lines hold a line's heavy words; past that, words alone decide (a bound on the work a family
 /// of lines of one word set can cause).
 pub const SHAPES_PER_WORD_SET: u32 = 8;
+
+/// In v3, two sentences (both of [`LINE_WORDS`] distinct words or more) are compared only when
+/// they share a word fewer than this many kept sentences taken before hold: a word in that many
+/// says little of a pair, and this bounds the work a sentence causes, whatever the input holds
+/// (lines of a small vocabulary would otherwise each meet a share of every kept one).
+pub const SENTENCES_PER_WORD: usize = 64;
 
 /// A text with at most this many distinct words is short.
 pub const SHORT_WORDS: usize = 40;

@@ -36,12 +36,19 @@
 //!   x's cheapest `b + 1` meets every near-duplicate once, and its cheapest `b + 2` twice.
 //!   The cheapest plan is taken.
 //! A typo of a probed word is probed with it. Each candidate is judged once.
+//!
+//! Two sentences are compared only through a word fewer than [`SENTENCES_PER_WORD`] kept
+//! sentences hold, so a list stops growing there and is never probed: a plan that would probe
+//! such a list gives way to probing every shorter list of the text's words, which meets every pair
+//! the rule compares. A sentence's work is then bounded by its own words, whatever the lists hold.
+//! Sentences of the same words are always compared: they are found through a list per word set.
 
 use super::best::Best;
 use super::lines::{light_changes, LineKeys, KEYED_WORDS};
 use super::shape::{clash, Shaped, SHAPES_PER_WORD_SET};
 use super::vocabulary::Vocabulary;
-use super::{insertion_sort, HEAVY_WEIGHT, LIGHT_WEIGHT, LINE_WORDS, SUBSTITUTION_SPAN, TEMPLATES_THRESHOLD, THRESHOLD, TYPO_CONTEXT, TYPO_SHARED};
+use super::mix_map::MixMap;
+use super::{insertion_sort, set_hash, HEAVY_WEIGHT, LIGHT_WEIGHT, LINE_WORDS, SENTENCES_PER_WORD, SUBSTITUTION_SPAN, TEMPLATES_THRESHOLD, THRESHOLD, TYPO_CONTEXT, TYPO_SHARED};
 use crate::Error;
 
 /// A list entry: a kept text's rank and weight.
@@ -55,6 +62,17 @@ fn unpack(entry: u64) -> (u32, u32) {
 
 /// What judging a candidate costs against meeting a list entry, for choosing how to probe.
 const JUDGE_COST: usize = 8;
+
+/// How a sentence's lists are probed (see [`Matcher::choose`]).
+#[derive(Clone, Copy)]
+enum Probe {
+    /// The first this many words of the plan, each meeting judged.
+    ByWeight(usize),
+    /// The first `b` + this many heavy words, a text judged when met this many times.
+    Substitution(u32),
+    /// Every list that is not full.
+    Open,
+}
 
 /// Heavy words a text of `words` distinct words may have replaced.
 fn substitutions_allowed(words: usize) -> usize {
@@ -84,8 +102,12 @@ fn reaches((num, den): (u32, u32), shared: u32, wx: u32, wy: u32) -> bool {
 pub(super) struct Matcher {
     templates: bool,
     threshold: (u32, u32),
-    /// Word → every kept text holding it.
+    /// Word → the kept texts listed under it: every one when template siblings are removed,
+    /// else the first [`SENTENCES_PER_WORD`] sentences (a full list).
     all: Vec<Vec<u64>>,
+    /// The hash of a word set → its list in `same_lists` of the kept sentences with it, by rank.
+    same: MixMap,
+    same_lists: Vec<Vec<u32>>,
     /// Per kept text (by rank): the visit whose meetings `hits` counts, and that count.
     round_of: Vec<u32>,
     hits: Vec<u32>,
@@ -109,7 +131,7 @@ pub(super) struct Matcher {
     /// Per word, how many short texts taken so far hold it.
     held: Vec<u32>,
     judgement: u32,
-    plan: Vec<(usize, u32)>,
+    plan: Vec<(usize, u32, bool)>,
     ux: Vec<u32>,
     uy: Vec<u32>,
     partner: Vec<u32>,
@@ -167,6 +189,8 @@ impl Matcher {
             templates,
             threshold: if templates { TEMPLATES_THRESHOLD } else { THRESHOLD },
             all: Vec::new(),
+            same: MixMap::default(),
+            same_lists: Vec::new(),
             round_of: Vec::new(),
             hits: Vec::new(),
             judged: Vec::new(),
@@ -226,14 +250,33 @@ impl Matcher {
         self.kept[rank as usize] = false;
     }
 
-    /// What probing `word` costs: its entries in `all` and those of its typos it may pair with.
-    fn cost(&self, vocabulary: &Vocabulary, word: u32) -> usize {
-        let own = self.all[word as usize].len();
-        if vocabulary.heavy(word) {
-            own + vocabulary.heavy_neighbours(word).filter(|&n| self.pairable(word, n)).map(|n| self.all[n as usize].len()).sum::<usize>()
+    /// The lists `word` is probed through: its own, and those of its typos it may pair with.
+    fn probed<'v>(&'v self, vocabulary: &'v Vocabulary, word: u32) -> impl Iterator<Item = &'v Vec<u64>> + 'v {
+        let typos = vocabulary.heavy(word).then(|| vocabulary.heavy_neighbours(word).filter(move |&n| self.pairable(word, n)));
+        core::iter::once(word).chain(typos.into_iter().flatten()).map(move |listed| &self.all[listed as usize])
+    }
+
+    /// A list this long compares no pair: [`SENTENCES_PER_WORD`] kept sentences, unless template
+    /// siblings are removed (then every short text is listed, and no list is too long).
+    fn full(&self) -> usize {
+        if self.templates {
+            usize::MAX
         } else {
-            own
+            SENTENCES_PER_WORD
         }
+    }
+
+    /// What probing `word` costs (the entries of the lists it is probed through), and whether
+    /// none of them is full.
+    fn cost(&self, vocabulary: &Vocabulary, word: u32) -> (usize, bool) {
+        let full = self.full();
+        self.probed(vocabulary, word).fold((0, true), |(cost, open), list| (cost + list.len(), open && list.len() < full))
+    }
+
+    /// What probing the lists of `word` that are not full costs.
+    fn open_cost(&self, vocabulary: &Vocabulary, word: u32) -> usize {
+        let full = self.full();
+        self.probed(vocabulary, word).map(Vec::len).filter(|&len| len < full).sum()
     }
 
     /// Judges against `x` every kept short text the rule may call its near-duplicate, into
@@ -272,52 +315,92 @@ impl Matcher {
     fn find_in_lists<'w>(&mut self, vocabulary: &Vocabulary, x: &Text<'_>, kept: &dyn Fn(u32) -> Shaped<'w>, best: &mut Best) {
         self.plan.clear();
         for &word in x.words {
-            let cost = self.cost(vocabulary, word);
-            self.plan.push((cost, word));
+            let (cost, open) = self.cost(vocabulary, word);
+            self.plan.push((cost, word, open));
         }
         insertion_sort(&mut self.plan);
-        // By weight: the cheapest words until what is left weighs less than the threshold's share.
-        let (num, den) = self.threshold;
-        let (mut probed, mut by_weight, mut weight_cost) = (0u32, 0usize, 0usize);
-        while u64::from(probed) * u64::from(den) <= u64::from(den - num) * u64::from(x.weight) {
-            let (cost, word) = self.plan[by_weight];
-            probed += weight_of(vocabulary, word);
-            weight_cost += cost;
-            by_weight += 1;
+        if !self.templates {
+            self.meet_same_words(vocabulary, x, kept, best);
         }
-        // By substitution: the b + 1 cheapest heavy words, each meeting judged; or the b + 2
-        // cheapest, a text judged when met twice. The cheapest of the three plans is taken.
+        let plan = self.choose(vocabulary, x);
         let b = substitutions_allowed(x.words.len());
-        let mut plan = (weight_cost * JUDGE_COST, 0);
-        if !self.templates && x.heavy > b {
-            let heavy = |k: usize| self.plan.iter().filter(|&&(_, w)| vocabulary.heavy(w)).take(k).map(|&(c, _)| c).sum::<usize>();
-            let once = heavy(b + 1) * JUDGE_COST;
-            if once < plan.0 {
-                plan = (once, 1);
+        let mut taken = 0;
+        for at in 0..self.plan.len() {
+            let (_, word, _) = self.plan[at];
+            match plan {
+                Probe::ByWeight(words) if at < words => self.meet(vocabulary, x, word, 1, kept, best),
+                Probe::Substitution(need) if taken < b + need as usize && vocabulary.heavy(word) => {
+                    taken += 1;
+                    self.meet(vocabulary, x, word, need, kept, best);
+                }
+                Probe::Open => self.meet(vocabulary, x, word, 1, kept, best),
+                _ => {}
             }
-            if x.heavy > b + 1 {
-                let twice = heavy(b + 2);
-                if twice < plan.0 {
-                    plan = (twice, 2);
+        }
+    }
+
+    /// Judges the kept sentences of `x`'s words (the first still kept is the best, unless every
+    /// near-duplicate is asked for), which full lists may hide.
+    fn meet_same_words<'w>(&mut self, vocabulary: &Vocabulary, x: &Text<'_>, kept: &dyn Fn(u32) -> Shaped<'w>, best: &mut Best) {
+        let list = match self.same.get(set_hash(x.words)) {
+            Some(list) => list as usize,
+            None => return,
+        };
+        for at in 0..self.same_lists[list].len() {
+            let k = self.same_lists[list][at];
+            if !self.kept[k as usize] || self.judged[k as usize] == x.visit || kept(k).words != x.words {
+                continue;
+            }
+            self.judged[k as usize] = x.visit;
+            if let Some(similarity) = self.judge(vocabulary, x, kept(k)) {
+                best.consider(similarity, k);
+                if !best.lists_every() {
+                    return;
                 }
             }
         }
-        if plan.1 == 0 {
-            for at in 0..by_weight {
-                let word = self.plan[at].1;
-                self.meet(vocabulary, x, word, 1, kept, best);
-            }
-            return;
+    }
+
+    /// The cheapest way to probe the lists for `x`, whose words `plan` holds cheapest first, among
+    /// those that probe no full list (each meets every pair the rule compares):
+    /// - by weight: the cheapest words until what is left weighs less than the threshold's share;
+    /// - by substitution: the `b + 1` cheapest heavy words, each meeting judged; or the `b + 2`
+    ///   cheapest, a text judged when met twice;
+    /// - every list of the text's words that is not full, each meeting judged.
+    fn choose(&self, vocabulary: &Vocabulary, x: &Text<'_>) -> Probe {
+        let (num, den) = self.threshold;
+        let (mut probed, mut words, mut cost, mut open) = (0u32, 0usize, 0usize, true);
+        while u64::from(probed) * u64::from(den) <= u64::from(den - num) * u64::from(x.weight) {
+            let (c, word, o) = self.plan[words];
+            probed += weight_of(vocabulary, word);
+            cost += c;
+            open &= o;
+            words += 1;
         }
-        let need = plan.1;
-        let mut taken = 0;
-        for at in 0..self.plan.len() {
-            let word = self.plan[at].1;
-            if taken < b + need as usize && vocabulary.heavy(word) {
-                taken += 1;
-                self.meet(vocabulary, x, word, need, kept, best);
+        let mut plan = (if open { cost * JUDGE_COST } else { usize::MAX }, Probe::ByWeight(words));
+        let b = substitutions_allowed(x.words.len());
+        if !self.templates && x.heavy > b {
+            let heavy = |k: usize| {
+                let first = self.plan.iter().filter(|&&(_, w, _)| vocabulary.heavy(w)).take(k);
+                first.fold((0, true), |(cost, open), &(c, _, o)| (cost + c, open && o))
+            };
+            for need in [1, 2] {
+                if x.heavy >= b + need as usize {
+                    let (cost, open) = heavy(b + need as usize);
+                    let cost = if need == 1 { cost * JUDGE_COST } else { cost };
+                    if open && cost < plan.0 {
+                        plan = (cost, Probe::Substitution(need));
+                    }
+                }
             }
         }
+        if !self.templates {
+            let cost = x.words.iter().map(|&w| self.open_cost(vocabulary, w)).sum::<usize>() * JUDGE_COST;
+            if cost < plan.0 {
+                plan = (cost, Probe::Open);
+            }
+        }
+        plan.1
     }
 
     /// Meets the kept texts listed under `word` and its typos in `lists` (those it may pair with:
@@ -326,8 +409,11 @@ impl Matcher {
     fn meet<'w>(&mut self, vocabulary: &Vocabulary, x: &Text<'_>, word: u32, need: u32, kept: &dyn Fn(u32) -> Shaped<'w>, best: &mut Best) {
         let mut typos = if vocabulary.heavy(word) { Some(vocabulary.heavy_neighbours(word)) } else { None };
         let mut next = Some(word);
+        let full = self.full();
         while let Some(listed) = next {
-            for e in 0..self.all[listed as usize].len() {
+            // A full list compares no pair.
+            let len = self.all[listed as usize].len();
+            for e in 0..if len < full { len } else { 0 } {
                 let entry = self.all[listed as usize][e];
                 let k = unpack(entry).0 as usize;
                 if need > 1 {
@@ -372,6 +458,9 @@ impl Matcher {
         let round = self.judgement;
         let wx = x.weight;
         let (mut wy, mut shared, mut shared_heavy, mut light_y) = (0, 0, 0, 0);
+        // Whether they share a word whose list is not full: sentences compare through no other
+        // (with template siblings removed, no list is full and typos alone may join a pair).
+        let (full, mut through) = (self.full(), self.templates);
         self.uy.clear();
         for &word in y {
             let weight = weight_of(vocabulary, word);
@@ -380,6 +469,7 @@ impl Matcher {
             if self.marks[word as usize] == x.visit {
                 shared += weight;
                 shared_heavy += usize::from(weight == HEAVY_WEIGHT);
+                through |= self.all[word as usize].len() < full;
             } else if weight == HEAVY_WEIGHT {
                 self.unpaired[word as usize] = round;
                 self.place[word as usize] = self.uy.len() as u32;
@@ -412,7 +502,7 @@ impl Matcher {
             return Some(f64::from(shared) / f64::from(wx + wy - shared));
         }
         let most = self.ux.len().min(self.uy.len()) as u32;
-        if !reaches(self.threshold, shared + TYPO_SHARED * most, wx, wy) {
+        if !(through || (shared == wx && shared == wy)) || !reaches(self.threshold, shared + TYPO_SHARED * most, wx, wy) {
             return None;
         }
         let paired = if most == 0 { 0 } else { self.typo_pairs(vocabulary, round) };
@@ -505,7 +595,7 @@ impl Matcher {
 
     /// Lists the kept text `y`, taken `rank`-th: under its keys if it has at most
     /// [`KEYED_WORDS`] words; and, if it has [`LINE_WORDS`] or more (any, when template
-    /// siblings are removed), in `all` under every word.
+    /// siblings are removed), in `all` under every word whose list is not full.
     pub(super) fn keep(&mut self, vocabulary: &Vocabulary, y: &[u32], rank: u32) -> Result<(), Error> {
         self.kept[rank as usize] = true;
         if !self.templates && y.len() <= KEYED_WORDS {
@@ -514,9 +604,19 @@ impl Matcher {
         if !self.templates && y.len() < LINE_WORDS {
             return Ok(());
         }
-        let (wy, _) = weigh(vocabulary, y);
+        let (wy, full) = (weigh(vocabulary, y).0, self.full());
+        if !self.templates {
+            let list = self.same.get_or_insert(set_hash(y), self.same_lists.len() as u32)? as usize;
+            if list == self.same_lists.len() {
+                push(&mut self.same_lists, Vec::new())?;
+            }
+            push(&mut self.same_lists[list], rank)?;
+        }
         for &word in y {
-            push(&mut self.all[word as usize], pack(rank, wy))?;
+            let list = &mut self.all[word as usize];
+            if list.len() < full {
+                push(list, pack(rank, wy))?;
+            }
         }
         Ok(())
     }
