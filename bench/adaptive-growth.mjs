@@ -1,11 +1,13 @@
-// `node bench/adaptive-growth.mjs [--max N] [--uniform-max N] [--v2-max N] [--rounds R]`: how the default decision over short
+// `node bench/adaptive-growth.mjs [--max N] [--uniform-max N] [--sentences-max N] [--v2-max N] [--rounds R]`: how the default decision over short
 // texts (`decideTexts`, text decision specification v3) grows as n doubles from 25,000, against
 // the SimHash default (`fingerprintMany`, then `decide` at 10 bits) timed alternately in the
 // same process on the same texts, and specification v2 (`version: 2`) beside them:
 // - real short lines (package descriptions and their translations, changelog entries, manual-page
 //   NAME lines, commit subjects: bench/short-lines.mjs's local cache), shuffled;
 // - lines of 12 words drawn uniformly from the 2,000 commonest words of real English prose (no
-//   word rare, as in machine-made text and logs), the input that made v2 quadratic.
+//   word rare, as in machine-made text and logs), the input that made v2 quadratic;
+// - lines of 30 such words: sentences to the rule, the input that made v3 quadratic before
+//   full lists (`SENTENCES_PER_WORD`) bounded a sentence's work.
 // Prints, per n, the medians, v3 / SimHash, and v3's growth over the previous n, with the load.
 
 import { loadavg } from 'node:os';
@@ -21,15 +23,16 @@ const MAX = option('--max', 1_600_000);
 const ROUNDS = option('--rounds', 3);
 const V2_MAX = option('--v2-max', 200_000);
 const UNIFORM_MAX = option('--uniform-max', MAX);
+const SENTENCES_MAX = option('--sentences-max', MAX);
 await init();
 
-/** Lines of 12 words drawn with a seeded generator from the 2,000 commonest words of real prose. */
-function uniformLines(n) {
+/** Lines of `words` words drawn with a seeded generator from the 2,000 commonest words of real prose. */
+function uniformLines(n, words = 12) {
   const counts = new Map();
   for (const text of realEnglish(8_000_000)) for (const word of text.toLowerCase().match(/[a-z]+/g) ?? []) counts.set(word, (counts.get(word) ?? 0) + 1);
   const vocabulary = [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, 2000).map(([w]) => w);
   const { below } = xorshift32(0x2000);
-  return Array.from({ length: n }, () => Array.from({ length: 12 }, () => vocabulary[below(vocabulary.length)]).join(' '));
+  return Array.from({ length: n }, () => Array.from({ length: words }, () => vocabulary[below(vocabulary.length)]).join(' '));
 }
 
 const load = () => loadavg().map((l) => l.toFixed(2)).join(' ');
@@ -37,6 +40,7 @@ console.log(`load ${load()}; node ${process.version}; medians of ${ROUNDS} alter
 const inputs = [
   ['real short lines', (n) => shortLines(n)],
   ['12 words of a 2,000-word vocabulary', (n) => uniformLines(Math.min(n, UNIFORM_MAX))],
+  ['30 words of a 2,000-word vocabulary', (n) => uniformLines(Math.min(n, SENTENCES_MAX), 30)],
 ];
 for (const [name, make] of inputs) {
   const all = make(MAX);
@@ -55,7 +59,16 @@ for (const [name, make] of inputs) {
       },
     ];
     if (n <= V2_MAX) calls.push(() => decideTexts(texts, { version: 2 }).representative.length);
-    const [simhash, v3, v2] = measure(calls, { runs: ROUNDS, minMs: 0, budgetMs: Infinity, throws: false });
+    let timings;
+    try {
+      timings = measure(calls, { runs: ROUNDS, minMs: 0, budgetMs: Infinity, throws: false });
+    } catch (error) {
+      // Past what WebAssembly memory holds (4 GiB), say so and go on with the next input.
+      if (!(error instanceof RangeError)) throw error;
+      console.log(`${n.toLocaleString('en')} | ${error.message}`);
+      break;
+    }
+    const [simhash, v3, v2] = timings;
     const s = (m) => (m === undefined ? '—' : `${(m.medianMs / 1000).toFixed(2)} s`);
     const growth = previous === undefined ? '—' : `×${(v3.medianMs / previous).toFixed(2)}`;
     console.log([n.toLocaleString('en'), s(simhash), s(v3), (v3.medianMs / simhash.medianMs).toFixed(2), growth, s(v2), removed.toLocaleString('en')].join(' | '));
