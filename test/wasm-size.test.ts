@@ -43,14 +43,17 @@
 // word behind (the vocabulary rolled back, the hash map's deletion) to 216,299, and texts added
 // unjudged (`TextIndex.addMany`) to 217,104: the budget was 213 KB. Joining a part's buckets
 // tile by tile, in cache (findAll 1.5× faster at 2M, d=10, 3 parts; its plan out of line saved
-// 15 bytes only), took it to 219,678 bytes: the budget is 215 KB.
+// 15 bytes only), took it to 219,678 bytes: the budget was 215 KB. Bounding the work of a
+// sentence (lists full at SENTENCES_PER_WORD, the plan that probes the lists not full, the list
+// of kept sentences per word set; lines of 30 words from 2,000 no longer quadratic, ×7 at 100k)
+// took it to 222,938 bytes: the budget is 219 KB.
 
 import { statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
 
-it('keeps dist/simhash.wasm under 215 KB', () => {
+it('keeps dist/simhash.wasm under 219 KB', () => {
   const bytes = statSync(fileURLToPath(new URL('../dist/simhash.wasm', import.meta.url))).size;
   expect(bytes).toBeGreaterThan(1000);
-  expect(bytes).toBeLessThan(215 * 1024);
+  expect(bytes).toBeLessThan(219 * 1024);
 });
