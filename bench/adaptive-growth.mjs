@@ -1,4 +1,4 @@
-// `node bench/adaptive-growth.mjs [--max N] [--uniform-max N] [--sentences-max N] [--v2-max N] [--rounds R]`: how the default decision over short
+// `node bench/adaptive-growth.mjs [--max N] [--uniform-max N] [--sentences-max N] [--v2-max N] [--rounds R] [--only K]`: how the default decision over short
 // texts (`decideTexts`, text decision specification v3) grows as n doubles from 25,000, against
 // the SimHash default (`fingerprintMany`, then `decide` at 10 bits) timed alternately in the
 // same process on the same texts, and specification v2 (`version: 2`) beside them:
@@ -8,7 +8,7 @@
 //   word rare, as in machine-made text and logs), the input that made v2 quadratic;
 // - lines of 30 such words: sentences to the rule, the input that made v3 quadratic before
 //   full lists (`SENTENCES_PER_WORD`) bounded a sentence's work.
-// Prints, per n, the medians, v3 / SimHash, and v3's growth over the previous n, with the load.
+// `--only K` times the K-th input alone (1, 2 or 3). Prints, per n, the medians, v3 / SimHash, and v3's growth over the previous n, with the load.
 
 import { loadavg } from 'node:os';
 import { decide, decideTexts, fingerprintMany, init } from '../dist/esm/index.js';
@@ -24,6 +24,7 @@ const ROUNDS = option('--rounds', 3);
 const V2_MAX = option('--v2-max', 200_000);
 const UNIFORM_MAX = option('--uniform-max', MAX);
 const SENTENCES_MAX = option('--sentences-max', MAX);
+const ONLY = option('--only', 0);
 await init();
 
 /** Lines of `words` words drawn with a seeded generator from the 2,000 commonest words of real prose. */
@@ -42,7 +43,7 @@ const inputs = [
   ['12 words of a 2,000-word vocabulary', (n) => uniformLines(Math.min(n, UNIFORM_MAX))],
   ['30 words of a 2,000-word vocabulary', (n) => uniformLines(Math.min(n, SENTENCES_MAX), 30)],
 ];
-for (const [name, make] of inputs) {
+for (const [name, make] of inputs.filter((_, i) => ONLY === 0 || ONLY === i + 1)) {
   const all = make(MAX);
   console.log(`${name} (${all.length.toLocaleString('en')} available)`);
   console.log('n | SimHash default | v3 (default) | v3 / SimHash | v3 growth | v2 | v3 removed');

@@ -50,6 +50,9 @@ fn band_key(signature: &[u32], band: usize) -> u32 {
     (h ^ (h >> 32)) as u32
 }
 
+/// The bit of a band bucket's value that says it names a list, not a text (ranks stay below it).
+const LISTED: u32 = 1 << 31;
+
 /// Positions where two signatures agree.
 #[inline(never)]
 fn equal_positions(x: &[u32], y: &[u32]) -> u32 {
@@ -206,7 +209,9 @@ pub(super) struct Decider {
     shorts: Shorts,
     /// The hash of a kept short text's word set → the first kept text with it.
     kept_sets: MixMap,
-    /// Band key → its list of kept texts in `bucket_lists`.
+    /// Band key → its one kept text's rank, or [`LISTED`] and the index of its list of kept
+    /// texts in `bucket_lists` (most keys of a band hold one text: a list each would be most of
+    /// a signed text's memory).
     buckets: MixMap,
     bucket_lists: Vec<Vec<u32>>,
     /// Per text (by rank): whether it is kept (and not removed since), and the visit that last
@@ -305,10 +310,11 @@ impl Decider {
             None => return Ok(()),
         };
         for band in 0..LONG_BANDS {
-            let bucket = match buckets.get(u64::from(band_key(signature, band))) {
-                Some(list) => &bucket_lists[list as usize],
+            let held = match buckets.get(u64::from(band_key(signature, band))) {
+                Some(held) => held,
                 None => continue,
             };
+            let bucket = if held & LISTED == 0 { core::slice::from_ref(&held) } else { &bucket_lists[(held & !LISTED) as usize][..] };
             for &k in bucket {
                 let theirs = match taken.signature(k) {
                     Some(theirs) => theirs,
@@ -358,13 +364,25 @@ impl Decider {
             }
         }
         if let Some(signature) = taken.signature(rank) {
+            if rank >= LISTED {
+                return Err(Error::TooManyElements);
+            }
             for band in 0..LONG_BANDS {
-                let key = band_key(signature, band);
-                let list = self.buckets.get_or_insert(u64::from(key), self.bucket_lists.len() as u32)? as usize;
-                if list == self.bucket_lists.len() {
-                    push(&mut self.bucket_lists, Vec::new())?;
+                let key = u64::from(band_key(signature, band));
+                let held = self.buckets.get_or_insert(key, rank)?;
+                if held == rank {
+                    continue;
                 }
-                let bucket = &mut self.bucket_lists[list];
+                if held & LISTED == 0 {
+                    let list = self.bucket_lists.len() as u32;
+                    let mut both = Vec::new();
+                    both.try_reserve(2).map_err(|_| Error::OutOfMemory)?;
+                    both.extend([held, rank]);
+                    push(&mut self.bucket_lists, both)?;
+                    self.buckets.set(key, LISTED | list);
+                    continue;
+                }
+                let bucket = &mut self.bucket_lists[(held & !LISTED) as usize];
                 if bucket.last() != Some(&rank) {
                     push(bucket, rank)?;
                 }
