@@ -159,15 +159,14 @@ export class ShortMatcher {
     return this.#templates ? Infinity : SENTENCES_PER_WORD;
   }
 
-  /** What probing `word` costs (the entries of the lists it is probed through), and whether none of them is full. */
-  #cost(word: number): [cost: number, open: boolean] {
+  /**
+   * What probing `word` costs (the entries of the lists it is probed through), and what probing
+   * those of them that are not full costs: the two are equal when none is full (a full list is
+   * never empty).
+   */
+  #cost(word: number): [cost: number, open: number] {
     const lengths = this.#probed(word).map((listed) => this.#all[listed]!.length);
-    return [lengths.reduce((sum, n) => sum + n, 0), lengths.every((n) => n < this.#full)];
-  }
-
-  /** What probing the lists of `word` that are not full costs. */
-  #openCost(word: number): number {
-    return this.#probed(word).reduce((sum, listed) => sum + (this.#all[listed]!.length < this.#full ? this.#all[listed]!.length : 0), 0);
+    return [lengths.reduce((sum, n) => sum + n, 0), lengths.reduce((sum, n) => sum + (n < this.#full ? n : 0), 0)];
   }
 
   /**
@@ -228,7 +227,7 @@ export class ShortMatcher {
    * (the `b + 1` cheapest heavy words, each meeting judged, or the `b + 2` cheapest, a text judged
    * when met twice); every list of the text's words that is not full, each meeting judged.
    */
-  #choose(x: Uint32Array, wx: number, hx: number, plans: readonly (readonly [cost: number, open: boolean, word: number])[]): Probe {
+  #choose(x: Uint32Array, wx: number, hx: number, plans: readonly (readonly [cost: number, open: number, word: number])[]): Probe {
     const [num, den] = this.#threshold;
     let probed = 0;
     let words = 0;
@@ -238,7 +237,7 @@ export class ShortMatcher {
       const [cost, o, word] = plans[words]!;
       probed += this.#weight(word);
       weightCost += cost;
-      open &&= o;
+      open &&= cost === o;
       words++;
     }
     let cost = open ? weightCost * JUDGE_COST : Infinity;
@@ -250,11 +249,11 @@ export class ShortMatcher {
         if (hx < b + need) continue;
         const first = heavy.slice(0, b + need);
         const c = first.reduce((sum, [n]) => sum + n, 0) * (need === 1 ? JUDGE_COST : 1);
-        if (first.every(([, o]) => o) && c < cost) [cost, plan] = [c, { kind: 'substitution', need }];
+        if (first.every(([n, o]) => n === o) && c < cost) [cost, plan] = [c, { kind: 'substitution', need }];
       }
     }
     if (!this.#templates) {
-      const c = x.reduce((sum, word) => sum + this.#openCost(word), 0) * JUDGE_COST;
+      const c = plans.reduce((sum, [, o]) => sum + o, 0) * JUDGE_COST;
       if (c < cost) plan = { kind: 'open' };
     }
     return plan;

@@ -131,7 +131,8 @@ pub(super) struct Matcher {
     /// Per word, how many short texts taken so far hold it.
     held: Vec<u32>,
     judgement: u32,
-    plan: Vec<(usize, u32, bool)>,
+    /// The text's words with what probing each costs, and its lists that are not full.
+    plan: Vec<(usize, u32, usize)>,
     ux: Vec<u32>,
     uy: Vec<u32>,
     partner: Vec<u32>,
@@ -266,17 +267,12 @@ impl Matcher {
         }
     }
 
-    /// What probing `word` costs (the entries of the lists it is probed through), and whether
-    /// none of them is full.
-    fn cost(&self, vocabulary: &Vocabulary, word: u32) -> (usize, bool) {
+    /// What probing `word` costs (the entries of the lists it is probed through), and what
+    /// probing those of them that are not full costs: the two are equal when none is full (a full
+    /// list is never empty).
+    fn cost(&self, vocabulary: &Vocabulary, word: u32) -> (usize, usize) {
         let full = self.full();
-        self.probed(vocabulary, word).fold((0, true), |(cost, open), list| (cost + list.len(), open && list.len() < full))
-    }
-
-    /// What probing the lists of `word` that are not full costs.
-    fn open_cost(&self, vocabulary: &Vocabulary, word: u32) -> usize {
-        let full = self.full();
-        self.probed(vocabulary, word).map(Vec::len).filter(|&len| len < full).sum()
+        self.probed(vocabulary, word).map(Vec::len).fold((0, 0), |(all, open), len| (all + len, open + if len < full { len } else { 0 }))
     }
 
     /// Judges against `x` every kept short text the rule may call its near-duplicate, into
@@ -374,7 +370,7 @@ impl Matcher {
             let (c, word, o) = self.plan[words];
             probed += weight_of(vocabulary, word);
             cost += c;
-            open &= o;
+            open &= c == o;
             words += 1;
         }
         let mut plan = (if open { cost * JUDGE_COST } else { usize::MAX }, Probe::ByWeight(words));
@@ -382,7 +378,7 @@ impl Matcher {
         if !self.templates && x.heavy > b {
             let heavy = |k: usize| {
                 let first = self.plan.iter().filter(|&&(_, w, _)| vocabulary.heavy(w)).take(k);
-                first.fold((0, true), |(cost, open), &(c, _, o)| (cost + c, open && o))
+                first.fold((0, true), |(cost, open), &(c, _, o)| (cost + c, open && c == o))
             };
             for need in [1, 2] {
                 if x.heavy >= b + need as usize {
@@ -395,7 +391,7 @@ impl Matcher {
             }
         }
         if !self.templates {
-            let cost = x.words.iter().map(|&w| self.open_cost(vocabulary, w)).sum::<usize>() * JUDGE_COST;
+            let cost = self.plan.iter().map(|&(_, _, open)| open).sum::<usize>() * JUDGE_COST;
             if cost < plan.0 {
                 plan = (cost, Probe::Open);
             }
