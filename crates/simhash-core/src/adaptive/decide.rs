@@ -360,7 +360,7 @@ impl Decider {
             self.kept_sets.get_or_insert(hash, rank)?;
             match &mut self.shorts {
                 Shorts::V2(lists) => lists.keep(x, rank)?,
-                Shorts::V3(matcher) => matcher.keep(&taken.sketches.vocabulary, x, rank)?,
+                Shorts::V3(matcher) => matcher.keep(&taken.sketches.vocabulary, x, rank, &|k| taken.text(k).words)?,
             }
         }
         if let Some(signature) = taken.signature(rank) {
@@ -971,6 +971,56 @@ mod tests {
                     assert_eq!((rep[i], sim[i]), (want_rep[i], want_sim[i]), "round {} {:?} text {} {:?}", round, rule, i, texts[i]);
                 }
             }
+        }
+    }
+
+    #[test]
+    fn lines_of_crowded_heavy_word_sets_are_found_before_and_after_they_crowd() {
+        // Three heavy word sets, each with many kept lines that differ in their light words (a
+        // template's fixed words round different common words and numbers), and edited copies
+        // of early and late lines: a set is crowded when more than LISTED_BY_HEAVY_WORDS kept
+        // lines hold it, and a copy must find its line either way.
+        let light: Vec<&str> = super::super::COMMON_WORDS.split(' ').take(40).chain(["1", "2", "3", "v2", "x"]).collect();
+        let families = [["zorblat", "quixby", "frumple"], ["vexillum", "ostrakon", "pallium"], ["tesseract", "gnomon", "hapax"]];
+        let mut rng = Rng::new(81);
+        for round in 0..4 {
+            let mut texts: Vec<String> = Vec::new();
+            let mut family_of = Vec::new();
+            while texts.len() < 600 {
+                let f = rng.below(3) as usize;
+                if !texts.is_empty() && rng.below(3) == 0 {
+                    let i = rng.below(texts.len() as u64) as usize;
+                    let mut words: Vec<String> = texts[i].split(' ').map(String::from).collect();
+                    match rng.below(3) {
+                        0 => words.push(light[rng.below(light.len() as u64) as usize].to_string()),
+                        1 if words.len() > 4 => {
+                            words.pop();
+                        }
+                        _ => words.swap(0, 1),
+                    }
+                    texts.push(words.join(" "));
+                    family_of.push(family_of[i]);
+                } else {
+                    let mut words: Vec<String> = families[f].iter().map(|w| w.to_string()).collect();
+                    for _ in 0..2 + rng.below(5) {
+                        words.insert(rng.below(words.len() as u64 + 1) as usize, light[rng.below(light.len() as u64) as usize].to_string());
+                    }
+                    texts.push(words.join(" "));
+                    family_of.push(f);
+                }
+            }
+            let s = sketch(&texts);
+            let order = shuffled(&mut rng, texts.len(), round % 2 == 1);
+            let rule = Rule::V3 { templates: false };
+            let (mut rep, mut sim) = (vec![0; texts.len()], vec![0.0; texts.len()]);
+            s.decide_with(rule, &order, &mut rep, &mut sim).unwrap();
+            let (want_rep, want_sim) = oracle(&s, &texts, &order, rule);
+            for i in 0..texts.len() {
+                assert_eq!((rep[i], sim[i]), (want_rep[i], want_sim[i]), "round {} text {} {:?}", round, i, texts[i]);
+            }
+            let kept_per_family = (0..3).map(|f| (0..texts.len()).filter(|&i| rep[i] == i as u32 && family_of[i] == f).count());
+            assert!(kept_per_family.clone().all(|k| k > 4 * super::super::lines::LISTED_BY_HEAVY_WORDS as usize), "round {}: {:?}", round, kept_per_family.collect::<Vec<_>>());
+            assert!(rep.iter().enumerate().filter(|&(i, &r)| r != i as u32).count() > 50, "round {}", round);
         }
     }
 

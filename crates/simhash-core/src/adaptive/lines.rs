@@ -16,6 +16,12 @@
 //! collide: the work per text is bounded by its own words and their typos, whatever the rest of
 //! the input holds.
 //!
+//! Most heavy word sets are held by one kept text, and a text has some ten keys: while fewer
+//! than [`LISTED_BY_HEAVY_WORDS`] kept texts hold a heavy word set, they are listed under the
+//! set alone, and a probe of it meets them all whatever their light words (the judge tells them
+//! apart); the kept text that crowds the set lists each of them under its keys. Either way a
+//! probe finds every kept text a key would, so the decisions do not depend on it.
+//!
 //! A text of more than [`KEYED_WORDS`] distinct words is in no such pair: the other text has
 //! fewer than [`LINE_WORDS`], and one typo and `LIGHT_CHANGES` light words are all a line
 //! may gain.
@@ -27,6 +33,12 @@ use crate::Error;
 
 /// The most distinct words a text in a pair judged as lines may have.
 pub(super) const KEYED_WORDS: usize = LINE_WORDS - 1 + LIGHT_CHANGES + 1;
+
+/// Kept texts are listed under their heavy words alone until this many hold the same ones; then
+/// each of them (those before too) under its keys. Most heavy word sets are one line's, and a
+/// line has many keys (some ten on real lines): one entry each holds their memory to a tenth,
+/// and a probe of a sparse set meets fewer than this many texts, whatever their light words.
+pub(super) const LISTED_BY_HEAVY_WORDS: u32 = 8;
 
 /// The end of a chain of links.
 const END: u32 = u32::MAX;
@@ -51,9 +63,14 @@ pub(super) fn light_changes(shared_heavy: usize) -> usize {
 /// Kept texts by key, and the words exactly one text taken so far holds, by typo key.
 #[derive(Default)]
 pub(super) struct LineKeys {
-    /// Key → its last link in `links`, a `(rank, previous link)` chain.
+    /// Key → its last link in `links`, a `(rank, previous link)` chain: the kept texts of
+    /// crowded heavy word sets.
     heads: MixMap,
     links: Vec<(u32, u32)>,
+    /// The sum of a heavy word set that fewer than [`LISTED_BY_HEAVY_WORDS`] kept texts hold →
+    /// its last link in `sparse_links`, a `(rank, previous link)` chain of those texts.
+    sparse_heads: MixMap,
+    sparse_links: Vec<(u32, u32)>,
     /// [`single_key`] → its last link in `single_links`, a `(word, previous link)` chain of
     /// words held by one text taken so far (a word leaves when a second text holds it).
     single_heads: MixMap,
@@ -95,11 +112,34 @@ fn push<T>(list: &mut Vec<T>, value: T) -> Result<(), Error> {
 }
 
 impl LineKeys {
-    /// Lists the kept text of `words` (distinct), taken `rank`-th.
-    pub(super) fn keep(&mut self, vocabulary: &Vocabulary, words: &[u32], rank: u32) -> Result<(), Error> {
+    /// Lists the kept text of `words` (distinct), taken `rank`-th: under its heavy words alone
+    /// while fewer than [`LISTED_BY_HEAVY_WORDS`] kept texts hold them, else under its keys.
+    /// `words_of(k)` are the words of the text taken `k`-th, for listing again under their keys
+    /// the texts of a word set that becomes crowded.
+    pub(super) fn keep<'w>(&mut self, vocabulary: &Vocabulary, words: &[u32], rank: u32, words_of: &dyn Fn(u32) -> &'w [u32]) -> Result<(), Error> {
+        let (heavy, _) = self.split(vocabulary, words);
+        let kept = self.word_sets.get_or_insert(heavy, 0)? + 1;
+        self.word_sets.replace(heavy, kept)?;
+        if kept < LISTED_BY_HEAVY_WORDS {
+            let previous = head(&self.sparse_heads, heavy);
+            push(&mut self.sparse_links, (rank, previous))?;
+            return self.sparse_heads.replace(heavy, self.sparse_links.len() as u32 - 1).map(|_| ());
+        }
+        if kept == LISTED_BY_HEAVY_WORDS {
+            let mut link = head(&self.sparse_heads, heavy);
+            while link != END {
+                let (earlier, next) = self.sparse_links[link as usize];
+                self.list_keys(vocabulary, words_of(earlier), earlier)?;
+                link = next;
+            }
+            self.sparse_heads.remove(heavy);
+        }
+        self.list_keys(vocabulary, words, rank)
+    }
+
+    /// Lists the text of `words`, taken `rank`-th, under its keys.
+    fn list_keys(&mut self, vocabulary: &Vocabulary, words: &[u32], rank: u32) -> Result<(), Error> {
         let (heavy, count) = self.split(vocabulary, words);
-        let kept = self.word_sets.get_or_insert(heavy, 0)?;
-        self.word_sets.replace(heavy, kept + 1)?;
         let light = core::mem::take(&mut self.light);
         let mut result = Ok(());
         less_at_most(heavy.wrapping_add(light.iter().fold(0, |s: u64, &h| s.wrapping_add(h))), &light, light_changes(count), &mut |key| {
@@ -250,14 +290,25 @@ impl LineKeys {
         let light_sum = self.light.iter().fold(0, |s: u64, &h| s.wrapping_add(h));
         let (heads, links) = (&self.heads, &self.links);
         let mut result = Ok(());
-        for &(key, a) in &self.variants {
-            less_at_most(key.wrapping_add(light_sum), &self.light, a, &mut |key| {
-                let mut link = head(heads, key);
-                while link != END && result.is_ok() {
-                    result = push(found, links[link as usize].0);
-                    link = links[link as usize].1;
+        for &(heavy, a) in &self.variants {
+            // A kept text found under a key holds the heavy words of its variant.
+            match self.word_sets.get(heavy) {
+                None => continue,
+                Some(kept) if kept < LISTED_BY_HEAVY_WORDS => {
+                    let mut link = head(&self.sparse_heads, heavy);
+                    while link != END && result.is_ok() {
+                        result = push(found, self.sparse_links[link as usize].0);
+                        link = self.sparse_links[link as usize].1;
+                    }
                 }
-            });
+                Some(_) => less_at_most(heavy.wrapping_add(light_sum), &self.light, a, &mut |key| {
+                    let mut link = head(heads, key);
+                    while link != END && result.is_ok() {
+                        result = push(found, links[link as usize].0);
+                        link = links[link as usize].1;
+                    }
+                }),
+            }
         }
         result
     }

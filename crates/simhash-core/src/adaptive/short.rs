@@ -592,10 +592,10 @@ impl Matcher {
     /// Lists the kept text `y`, taken `rank`-th: under its keys if it has at most
     /// [`KEYED_WORDS`] words; and, if it has [`LINE_WORDS`] or more (any, when template
     /// siblings are removed), in `all` under every word whose list is not full.
-    pub(super) fn keep(&mut self, vocabulary: &Vocabulary, y: &[u32], rank: u32) -> Result<(), Error> {
+    pub(super) fn keep<'w>(&mut self, vocabulary: &Vocabulary, y: &[u32], rank: u32, words_of: &dyn Fn(u32) -> &'w [u32]) -> Result<(), Error> {
         self.kept[rank as usize] = true;
         if !self.templates && y.len() <= KEYED_WORDS {
-            self.lines.keep(vocabulary, y, rank)?;
+            self.lines.keep(vocabulary, y, rank, words_of)?;
         }
         if !self.templates && y.len() < LINE_WORDS {
             return Ok(());
