@@ -974,6 +974,19 @@ mod tests {
         }
     }
 
+    /// The v3 decisions (template siblings kept) over `texts` taken in `order`, checked equal,
+    /// similarities too, to the brute-force oracle's.
+    fn decide_v3_as_the_oracle(s: &TextSketches, texts: &[String], order: &[u32], round: usize) -> Vec<u32> {
+        let rule = Rule::V3 { templates: false };
+        let (mut rep, mut sim) = (vec![0; texts.len()], vec![0.0; texts.len()]);
+        s.decide_with(rule, order, &mut rep, &mut sim).unwrap();
+        let (want_rep, want_sim) = oracle(s, texts, order, rule);
+        for i in 0..texts.len() {
+            assert_eq!((rep[i], sim[i]), (want_rep[i], want_sim[i]), "round {} text {} {:?}", round, i, texts[i]);
+        }
+        rep
+    }
+
     #[test]
     fn lines_of_crowded_heavy_word_sets_are_found_before_and_after_they_crowd() {
         // Three heavy word sets, each with many kept lines that differ in their light words (a
@@ -1011,13 +1024,7 @@ mod tests {
             }
             let s = sketch(&texts);
             let order = shuffled(&mut rng, texts.len(), round % 2 == 1);
-            let rule = Rule::V3 { templates: false };
-            let (mut rep, mut sim) = (vec![0; texts.len()], vec![0.0; texts.len()]);
-            s.decide_with(rule, &order, &mut rep, &mut sim).unwrap();
-            let (want_rep, want_sim) = oracle(&s, &texts, &order, rule);
-            for i in 0..texts.len() {
-                assert_eq!((rep[i], sim[i]), (want_rep[i], want_sim[i]), "round {} text {} {:?}", round, i, texts[i]);
-            }
+            let rep = decide_v3_as_the_oracle(&s, &texts, &order, round);
             let kept_per_family = (0..3).map(|f| (0..texts.len()).filter(|&i| rep[i] == i as u32 && family_of[i] == f).count());
             assert!(kept_per_family.clone().all(|k| k > 4 * super::super::lines::LISTED_BY_HEAVY_WORDS as usize), "round {}: {:?}", round, kept_per_family.collect::<Vec<_>>());
             assert!(rep.iter().enumerate().filter(|&(i, &r)| r != i as u32).count() > 50, "round {}", round);
@@ -1033,13 +1040,7 @@ mod tests {
             let texts: Vec<String> = lettered_texts(&mut rng, 9000).into_iter().filter(|t| t.split_whitespace().count() >= 24).take(1000).collect();
             let s = sketch(&texts);
             let order = shuffled(&mut rng, texts.len(), round == 1);
-            let rule = Rule::V3 { templates: false };
-            let (mut rep, mut sim) = (vec![0; texts.len()], vec![0.0; texts.len()]);
-            s.decide_with(rule, &order, &mut rep, &mut sim).unwrap();
-            let (want_rep, want_sim) = oracle(&s, &texts, &order, rule);
-            for i in 0..texts.len() {
-                assert_eq!((rep[i], sim[i]), (want_rep[i], want_sim[i]), "round {} text {} {:?}", round, i, texts[i]);
-            }
+            let rep = decide_v3_as_the_oracle(&s, &texts, &order, round);
             // The bound was reached: some word is held by more kept sentences than it lists.
             let mut counts = std::collections::HashMap::new();
             for (i, &r) in rep.iter().enumerate() {
