@@ -53,6 +53,24 @@ fn head(heads: &MixMap, key: u64) -> u32 {
     }
 }
 
+/// Puts `value` at the end of `key`'s chain: `heads` holds each key's last link in `links`.
+fn append(heads: &mut MixMap, links: &mut Vec<(u32, u32)>, key: u64, value: u32) -> Result<(), Error> {
+    let previous = head(heads, key);
+    push(links, (value, previous))?;
+    heads.replace(key, links.len() as u32 - 1)?;
+    Ok(())
+}
+
+/// The values of `key`'s chain, last first, into `found`.
+fn collect(heads: &MixMap, links: &[(u32, u32)], key: u64, found: &mut Vec<u32>) -> Result<(), Error> {
+    let mut link = head(heads, key);
+    while link != END {
+        push(found, links[link as usize].0)?;
+        link = links[link as usize].1;
+    }
+    Ok(())
+}
+
 /// The light words a pair judged as lines may hold on one side only, each way: as many as the
 /// heavy words the two share, and no more than [`LIGHT_CHANGES`]. (Two lines of function words
 /// and numbers alone, `the 1` and `the 2`, name nothing in common.)
@@ -121,9 +139,7 @@ impl LineKeys {
         let kept = self.word_sets.get_or_insert(heavy, 0)? + 1;
         self.word_sets.replace(heavy, kept)?;
         if kept < LISTED_BY_HEAVY_WORDS {
-            let previous = head(&self.sparse_heads, heavy);
-            push(&mut self.sparse_links, (rank, previous))?;
-            return self.sparse_heads.replace(heavy, self.sparse_links.len() as u32 - 1).map(|_| ());
+            return append(&mut self.sparse_heads, &mut self.sparse_links, heavy, rank);
         }
         if kept == LISTED_BY_HEAVY_WORDS {
             let mut link = head(&self.sparse_heads, heavy);
@@ -144,7 +160,7 @@ impl LineKeys {
         let mut result = Ok(());
         less_at_most(heavy.wrapping_add(light.iter().fold(0, |s: u64, &h| s.wrapping_add(h))), &light, light_changes(count), &mut |key| {
             if result.is_ok() {
-                result = self.list(key, rank);
+                result = append(&mut self.heads, &mut self.links, key, rank);
             }
         });
         self.light = light;
@@ -155,13 +171,6 @@ impl LineKeys {
     pub(super) fn kept_with_heavy_words_of(&mut self, vocabulary: &Vocabulary, words: &[u32]) -> u32 {
         let (heavy, _) = self.split(vocabulary, words);
         self.word_sets.get(heavy).unwrap_or(0)
-    }
-
-    fn list(&mut self, key: u64, rank: u32) -> Result<(), Error> {
-        let previous = head(&self.heads, key);
-        push(&mut self.links, (rank, previous))?;
-        self.heads.replace(key, self.links.len() as u32 - 1)?;
-        Ok(())
     }
 
     /// Notes that the text of `words`, taken `rank`-th, holds them: `held` counts the texts
@@ -179,10 +188,7 @@ impl LineKeys {
                 self.single_rests.get_or_insert(rest, 0)?;
             }
             for &typo in vocabulary.typo_keys(word) {
-                let key = single_key(typo, rest);
-                let previous = head(&self.single_heads, key);
-                push(&mut self.single_links, (word, previous))?;
-                self.single_heads.replace(key, self.single_links.len() as u32 - 1)?;
+                append(&mut self.single_heads, &mut self.single_links, single_key(typo, rest), word)?;
             }
         }
         Ok(())
@@ -294,23 +300,16 @@ impl LineKeys {
             // A kept text found under a key holds the heavy words of its variant.
             match self.word_sets.get(heavy) {
                 None => continue,
-                Some(kept) if kept < LISTED_BY_HEAVY_WORDS => {
-                    let mut link = head(&self.sparse_heads, heavy);
-                    while link != END && result.is_ok() {
-                        result = push(found, self.sparse_links[link as usize].0);
-                        link = self.sparse_links[link as usize].1;
-                    }
-                }
+                Some(kept) if kept < LISTED_BY_HEAVY_WORDS => collect(&self.sparse_heads, &self.sparse_links, heavy, found)?,
                 Some(_) => less_at_most(heavy.wrapping_add(light_sum), &self.light, a, &mut |key| {
-                    let mut link = head(heads, key);
-                    while link != END && result.is_ok() {
-                        result = push(found, links[link as usize].0);
-                        link = links[link as usize].1;
+                    if result.is_ok() {
+                        result = collect(heads, links, key, found);
                     }
                 }),
             }
+            result?;
         }
-        result
+        Ok(())
     }
 }
 
