@@ -273,6 +273,7 @@ impl TextIndex {
         let decoded = decode(bytes)?;
         let mut index = TextIndex::with_sketches(decoded.sketches, decoded.templates)?;
         reserve(&mut index.ids, decoded.ids.len())?;
+        index.by_id.reserve(decoded.states.iter().filter(|&&state| state == KEPT).count())?;
         for (rank, (&id, &state)) in decoded.ids.iter().zip(&decoded.states).enumerate() {
             let rank = rank as u32;
             let keep = state != DUPLICATE;

@@ -55,9 +55,10 @@ fn head(heads: &MixMap, key: u64) -> u32 {
 
 /// Puts `value` at the end of `key`'s chain: `heads` holds each key's last link in `links`.
 fn append(heads: &mut MixMap, links: &mut Vec<(u32, u32)>, key: u64, value: u32) -> Result<(), Error> {
-    let previous = head(heads, key);
-    push(links, (value, previous))?;
-    heads.replace(key, links.len() as u32 - 1)?;
+    // (A key left `EMPTY` by a failed push is an empty chain.)
+    let last = heads.entry(key, EMPTY)?;
+    push(links, (value, if *last == EMPTY { END } else { *last }))?;
+    *last = links.len() as u32 - 1;
     Ok(())
 }
 
@@ -136,8 +137,9 @@ impl LineKeys {
     /// the texts of a word set that becomes crowded.
     pub(super) fn keep<'w>(&mut self, vocabulary: &Vocabulary, words: &[u32], rank: u32, words_of: &dyn Fn(u32) -> &'w [u32]) -> Result<(), Error> {
         let (heavy, _) = self.split(vocabulary, words);
-        let kept = self.word_sets.get_or_insert(heavy, 0)? + 1;
-        self.word_sets.replace(heavy, kept)?;
+        let count = self.word_sets.entry(heavy, 0)?;
+        *count += 1;
+        let kept = *count;
         if kept < LISTED_BY_HEAVY_WORDS {
             return append(&mut self.sparse_heads, &mut self.sparse_links, heavy, rank);
         }

@@ -40,36 +40,43 @@ impl MixMap {
 
     /// The value of `key`, which gets `value` (below `u32::MAX`) if it had none.
     pub(super) fn get_or_insert(&mut self, key: u64, value: u32) -> Result<u32, Error> {
+        self.entry(key, value).map(|slot| *slot)
+    }
+
+    /// The value of `key`, given `value` first if it had none, to read and write in place with
+    /// one probe: what is written must stay below `u32::MAX`.
+    pub(super) fn entry(&mut self, key: u64, value: u32) -> Result<&mut u32, Error> {
         if (self.len + 1) * 4 > self.keys.len() * 3 {
-            self.grow()?;
+            self.grow(self.len + 1)?;
         }
         let mask = self.keys.len() - 1;
         let mut i = self.home(key);
         while self.values[i] != VACANT {
             if self.keys[i] == key {
-                return Ok(self.values[i]);
+                return Ok(&mut self.values[i]);
             }
             i = (i + 1) & mask;
         }
         self.keys[i] = key;
         self.values[i] = value;
         self.len += 1;
-        Ok(value)
+        Ok(&mut self.values[i])
     }
 
     /// Gives `key` the value `value` (below `u32::MAX`) and returns the one it had.
     pub(super) fn replace(&mut self, key: u64, value: u32) -> Result<Option<u32>, Error> {
-        let had = self.get_or_insert(key, value)?;
-        if had == value {
-            return Ok(None);
+        let had = core::mem::replace(self.entry(key, value)?, value);
+        Ok(if had == value { None } else { Some(had) })
+    }
+
+    /// Makes room for `additional` more keys at once, so that a map filled to a size known
+    /// beforehand is laid out once rather than at each doubling.
+    pub(super) fn reserve(&mut self, additional: usize) -> Result<(), Error> {
+        let wanted = self.len.checked_add(additional).ok_or(Error::OutOfMemory)?;
+        if wanted.saturating_mul(4) > self.keys.len() * 3 {
+            self.grow(wanted)?;
         }
-        let mask = self.keys.len() - 1;
-        let mut i = self.home(key);
-        while self.keys[i] != key || self.values[i] == VACANT {
-            i = (i + 1) & mask;
-        }
-        self.values[i] = value;
-        Ok(Some(had))
+        Ok(())
     }
 
     /// Gives `key`, which the map holds, the value `value` (below `u32::MAX`) without growing:
@@ -123,9 +130,13 @@ impl MixMap {
         self.len -= 1;
     }
 
+    /// Lays the keys out again in a table that holds `wanted` keys within the load limit.
     #[inline(never)]
-    fn grow(&mut self) -> Result<(), Error> {
-        let size = (self.keys.len() * 2).max(16);
+    fn grow(&mut self, wanted: usize) -> Result<(), Error> {
+        let mut size = (self.keys.len() * 2).max(16);
+        while wanted.saturating_mul(4) > size * 3 {
+            size = size.checked_mul(2).ok_or(Error::OutOfMemory)?;
+        }
         let mut keys = Vec::new();
         let mut values = Vec::new();
         keys.try_reserve_exact(size).map_err(|_| Error::OutOfMemory)?;
@@ -164,8 +175,18 @@ mod tests {
             // Few distinct keys, some of them 0 (the value marks a vacant slot, not the key).
             let key = rng.below(5_000) * if i % 7 == 0 { 0 } else { 1 << 40 };
             assert_eq!(map.get(key), model.get(&key).copied());
-            let got = map.get_or_insert(key, i).unwrap();
-            assert_eq!(got, *model.entry(key).or_insert(i));
+            match i % 4 {
+                0 => assert_eq!(map.get_or_insert(key, i).unwrap(), *model.entry(key).or_insert(i)),
+                1 => {
+                    let slot = map.entry(key, 7).unwrap();
+                    let want = model.entry(key).or_insert(7);
+                    assert_eq!(*slot, *want);
+                    *slot += i;
+                    *want += i;
+                }
+                2 => assert_eq!(map.replace(key, i).unwrap(), model.insert(key, i).filter(|&had| had != i)),
+                _ => map.reserve(rng.below(50) as usize).unwrap(),
+            }
             if i % 3 == 0 {
                 let gone = rng.below(5_000) * if i % 2 == 0 { 1 << 40 } else { 1 };
                 map.remove(gone);

@@ -168,6 +168,9 @@ impl Vocabulary {
     /// links between typos are made again, in the order the words came.
     pub(super) fn from_parts(hash: Vec<u64>, base: Vec<u32>, light: Vec<bool>, typo_key_ends: Vec<u32>, typo_keys: Vec<u64>) -> Result<Vocabulary, Error> {
         let mut vocabulary = Vocabulary::default();
+        // Laid out once for the words and keys to come (a key shared by typos counts twice).
+        vocabulary.ids.reserve(hash.len())?;
+        vocabulary.keys.reserve(typo_keys.len())?;
         for id in 0..hash.len() {
             let start = if id == 0 { 0 } else { typo_key_ends[id - 1] as usize };
             let keys = &typo_keys[start..typo_key_ends[id] as usize];
@@ -251,7 +254,8 @@ impl Vocabulary {
     fn link(&mut self, id: u32, first: usize) -> Result<(), Error> {
         for k in first..self.typo_keys.len() {
             let key = self.typo_keys[k];
-            let mut link = self.keys.get(key).unwrap_or(END);
+            let last = self.keys.get(key).unwrap_or(END);
+            let mut link = last;
             while link != END {
                 let (other, previous) = self.key_links[link as usize];
                 let both_light = self.light[id as usize] && self.light[other as usize];
@@ -261,8 +265,7 @@ impl Vocabulary {
                 }
                 link = previous;
             }
-            let previous = self.keys.get(key).unwrap_or(END);
-            push(&mut self.key_links, (id, previous))?;
+            push(&mut self.key_links, (id, last))?;
             self.keys.replace(key, self.key_links.len() as u32 - 1)?;
         }
         Ok(())
