@@ -114,6 +114,23 @@ for (const [name, load] of ENTRIES) {
       }
     });
 
+    it('≡ the rule by brute force on one component that keeps many documents (compared, then indexed)', () => {
+      const rng = new SplitMix64(11n);
+      for (const distance of [2, 10]) {
+        // A walk of steps of `distance` bits: one component, a kept document every few steps.
+        const values: bigint[] = [rng.next()];
+        for (let j = 1; j < 400; j++) values.push(flipBits(values[j - 1]!, distance, rng));
+        const priority = values.map(() => rng.below(5));
+        for (const p of [undefined, priority]) {
+          const expected = bruteSimHash(values, distance, p);
+          expect(expected.representative.filter((r, i) => r === i).length).toBeGreaterThan(40);
+          const got = api().decide(BigUint64Array.from(values), p === undefined ? { distance } : { distance, priority: p });
+          expect(Array.from(got.representative)).toEqual(expected.representative);
+          expect(Array.from(got.distance)).toEqual(expected.distance);
+        }
+      }
+    });
+
     it('keeps the first of a family of 100,000 identical documents and points the rest to it', () => {
       const values = new BigUint64Array(100_000).fill(0x0123_4567_89ab_cdefn);
       values[50_000] = values[0]! ^ 0b111n;

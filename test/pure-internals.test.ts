@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import * as pure from '../ts/pure/index.js';
 import { addSignedWeights, countSetBits } from '../ts/pure/bit-counts.js';
-import { popcount32, popcount64 } from '../ts/pure/hamming.js';
+import { popcount32, popcount64 } from '../ts/shared/popcount.js';
 import { KeySorter } from '../ts/pure/radix-sort.js';
 import { bigintsFromWords, fromWords, toWords, wordsFromBigints } from '../ts/pure/words.js';
 import type { HashArray, PairResult } from '../ts/shared/types.js';

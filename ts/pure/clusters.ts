@@ -1,6 +1,6 @@
 import { checkClustersOptions } from '../shared/clusters-options.js';
 import type { FindClustersOptions, U64Input } from '../shared/types.js';
-import { popcount64 } from './hamming.js';
+import { popcount64 } from '../shared/popcount.js';
 import { toU64Array } from '../shared/u64-input.js';
 import { scanRuns, type RunBuffer, type RunVisitor } from './table-scan.js';
 import { toWords } from './words.js';

@@ -7,7 +7,7 @@ import {
   checkMaxPairs,
   checkOptions,
 } from '../shared/validate.js';
-import { popcount32 } from './hamming.js';
+import { popcount32 } from '../shared/popcount.js';
 import { toU64Array } from '../shared/u64-input.js';
 import { PairCollector } from './pairs.js';
 import { scanRuns, type RunVisitor } from './table-scan.js';

@@ -1,6 +1,6 @@
 import type { PairResult } from '../shared/types.js';
 import { tooManyPairs } from '../shared/validate.js';
-import { popcount64 } from './hamming.js';
+import { popcount64 } from '../shared/popcount.js';
 
 /** Buckets of at most this many pairs are ordered by insertion, larger ones by the native sort. */
 const INSERTION_SORT_MAX = 16;

@@ -23,7 +23,7 @@ import type {
 } from '../shared/types.js';
 import { checkU64 } from '../shared/validate.js';
 import { decideManyIn } from '../shared/decide.js';
-import { popcount64 } from './hamming.js';
+import { popcount64 } from '../shared/popcount.js';
 import { toU64Array } from '../shared/u64-input.js';
 import { KeySorter } from './radix-sort.js';
 import { keyLowOf } from './tables.js';

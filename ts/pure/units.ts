@@ -9,7 +9,7 @@
 import { PARTS_CODE } from '../shared/filter.js';
 import { permutationLayout } from '../shared/layout.js';
 import { partSlack } from '../shared/plan.js';
-import { popcount64 } from './hamming.js';
+import { popcount64 } from '../shared/popcount.js';
 import { collidesFirstHere, halfMask, pushPieces, tableWords } from './tables.js';
 
 /** One unit of a filter. */

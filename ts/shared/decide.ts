@@ -10,6 +10,7 @@
  */
 
 import { KeptBands, equalPositions, minEqual } from './minhash-bands.js';
+import { popcount64 } from './popcount.js';
 import { checkSignatures } from './minhash-options.js';
 import { planMinHashLsh } from './minhash-plan.js';
 import { MINHASH_LSH_OPTIONS, type MinHashLshOptions } from './minhash-types.js';
@@ -111,15 +112,26 @@ export function decideSimHash(engine: SimHashEngine, fingerprints: U64Input, opt
 }
 
 /**
+ * Kept documents of one component compared one by one before the rest of the component is
+ * decided against an index: most components of real and random inputs hold one or two kept
+ * documents, which a few bit counts settle where an index query at 10 bits probes many keys;
+ * a component that keeps more (a chain of documents each a few bits from the next) still costs
+ * one query a document past this many.
+ */
+const COMPARED_KEPT = 16;
+
+/**
  * The decisions over `fingerprints` at `distance` bits, given `labels` (`findClusters` of the
  * same fingerprints and distance, from any entry or a pool) and the taking `order`.
  *
  * A document is within `distance` bits only of documents of its own component, so a document
- * alone in its component is kept without a look, and the others are decided against an index
- * that holds only the documents kept so far, ids being their ranks in the taking order: the
- * index's answer, sorted by (distance, id), puts the closest kept document first, ties to the
- * one taken first. Because kept documents are more than `distance` bits apart, a family of
- * identical documents costs one candidate per query: time and memory stay linear in n.
+ * alone in its component is kept without a look, and each other component is decided on its
+ * own, its documents in taking order: each is compared with the component's kept documents
+ * (the closest wins, ties to the one taken first), then, once the component has kept
+ * {@link COMPARED_KEPT}, queried against an index of them, ids being their ranks in the taking
+ * order (its answer, sorted by (distance, id), puts the same one first). Because kept documents
+ * are more than `distance` bits apart, a family of identical documents costs one comparison a
+ * document: time and memory stay linear in n.
  */
 export function decideWithLabels(
   Index: SimHashIndexConstructor,
@@ -132,30 +144,97 @@ export function decideWithLabels(
   const representative = new Uint32Array(n);
   for (let i = 0; i < n; i++) representative[i] = i;
   const bits = new Uint8Array(n);
-  const shared = new Uint8Array(n);
-  for (let i = 0; i < n; i++) {
-    const label = labels[i]!;
-    if (label !== i) shared[label] = shared[i] = 1;
-  }
+  const { starts, ranks } = componentsInTakingOrder(labels, order);
+  // Little-endian halves of each fingerprint; the input is a copy, so never a detached view.
+  const words = new Uint32Array(fingerprints.buffer, fingerprints.byteOffset, 2 * n);
+  const kept = new Uint32Array(COMPARED_KEPT);
   let index: SimHashIndex | undefined;
   try {
-    for (let rank = 0; rank < n; rank++) {
-      const position = order[rank]!;
-      if (shared[position] === 0) continue;
-      index ??= new Index({ distance });
-      const fingerprint = fingerprints[position]!;
-      const found = index.query(fingerprint, { limit: 1 });
-      if (found.ids.length === 0) {
-        index.add(rank, fingerprint);
-      } else {
-        representative[position] = order[found.ids[0]!]!;
-        bits[position] = found.distances[0]!;
+    for (let c = 0; c + 1 < starts.length; c++) {
+      let keptCount = 0;
+      let indexed = false;
+      for (let m = starts[c]!; m < starts[c + 1]!; m++) {
+        const rank = ranks[m]!;
+        const position = order[rank]!;
+        if (indexed) {
+          const found = index!.query(fingerprints[position]!, { limit: 1 });
+          if (found.ids.length === 0) {
+            index!.add(rank, fingerprints[position]!);
+          } else {
+            representative[position] = order[found.ids[0]!]!;
+            bits[position] = found.distances[0]!;
+          }
+          continue;
+        }
+        const low = words[2 * position]!;
+        const high = words[2 * position + 1]!;
+        let best = distance + 1;
+        let bestRank = 0;
+        for (let k = 0; k < keptCount; k++) {
+          const other = order[kept[k]!]!;
+          const d = popcount64(low ^ words[2 * other]!, high ^ words[2 * other + 1]!);
+          if (d < best) {
+            best = d;
+            bestRank = kept[k]!;
+          }
+        }
+        if (best <= distance) {
+          representative[position] = order[bestRank]!;
+          bits[position] = best;
+        } else if (keptCount < COMPARED_KEPT) {
+          kept[keptCount++] = rank;
+        } else {
+          // Kept documents of other components are never within the distance: one index
+          // serves every component that needs it.
+          index ??= new Index({ distance });
+          for (const earlier of kept) index.add(earlier, fingerprints[order[earlier]!]!);
+          index.add(rank, fingerprints[position]!);
+          indexed = true;
+        }
       }
     }
   } finally {
     index?.free();
   }
   return { representative, distance: bits };
+}
+
+/**
+ * The ranks of the documents of each component of two or more (by `labels`), grouped by
+ * component and in taking order within each: component `c` holds `ranks[starts[c]..starts[c + 1]]`.
+ */
+function componentsInTakingOrder(labels: Uint32Array, order: Uint32Array): { starts: Uint32Array; ranks: Uint32Array } {
+  const n = labels.length;
+  const size = new Uint32Array(n);
+  for (let i = 0; i < n; i++) size[labels[i]!]!++;
+  let components = 0;
+  let members = 0;
+  for (let i = 0; i < n; i++) {
+    if (size[i]! >= 2) {
+      components++;
+      members += size[i]!;
+    }
+  }
+  const starts = new Uint32Array(components + 1);
+  // `next[label]`: where the component's next member goes (its size no longer needed).
+  const next = size;
+  let c = 0;
+  for (let i = 0, at = 0; i < n; i++) {
+    if (size[i]! >= 2) {
+      starts[c++] = at;
+      at += size[i]!;
+      next[i] = starts[c - 1]!;
+    } else {
+      next[i] = 0xffff_ffff;
+    }
+  }
+  starts[components] = members;
+  const ranks = new Uint32Array(members);
+  for (let rank = 0; rank < n; rank++) {
+    const label = labels[order[rank]!]!;
+    if (next[label] !== 0xffff_ffff) ranks[next[label]!++] = rank;
+  }
+  return { starts, ranks };
 }
 
 /**
