@@ -7,8 +7,11 @@
 // - lines of 12 words drawn uniformly from the 2,000 commonest words of real English prose (no
 //   word rare, as in machine-made text and logs), the input that made v2 quadratic;
 // - lines of 30 such words: sentences to the rule, the input that made v3 quadratic before
-//   full lists (`SENTENCES_PER_WORD`) bounded a sentence's work.
-// `--only K` times the K-th input alone (1, 2 or 3). Prints, per n, the medians, v3 / SimHash, and v3's growth over the previous n, with the load.
+//   full lists (`SENTENCES_PER_WORD`) bounded a sentence's work;
+// - lines whose words share one typo key by the thousand (`qaa…rst` with every letter of the
+//   Basic Multilingual Plane outside CJK, then `qab…rst`, …): words linked pairwise as typos
+//   before a key listed at most `TYPO_KEY_WORDS`, quadratic in time and memory.
+// `--only K` times the K-th input alone (1 to 4). Prints, per n, the medians, v3 / SimHash, and v3's growth over the previous n, with the load.
 
 import { loadavg } from 'node:os';
 import { decide, decideTexts, fingerprintMany, init } from '../dist/esm/index.js';
@@ -36,12 +39,28 @@ function uniformLines(n, words = 12) {
   return Array.from({ length: n }, () => Array.from({ length: words }, () => vocabulary[below(vocabulary.length)]).join(' '));
 }
 
+/** `report q??<letter>rst about maple syrup`: each family of lines shares the typo key `q??rst`. */
+function sharedKeyLines(n) {
+  const letters = [];
+  for (let c = 0xc0; c < 0xffff; c++) {
+    if (c >= 0x3040 && c < 0xa000) continue;
+    const ch = String.fromCharCode(c);
+    if (/^\p{L}$/u.test(ch) && ch.normalize('NFKC').toLowerCase() === ch) letters.push(ch);
+  }
+  const letter = (k) => String.fromCharCode(0x61 + (k % 26));
+  return Array.from({ length: n }, (_, i) => {
+    const family = Math.floor(i / letters.length);
+    return `report q${letter(Math.floor(family / 26))}${letter(family)}${letters[i % letters.length]}rst about maple syrup`;
+  });
+}
+
 const load = () => loadavg().map((l) => l.toFixed(2)).join(' ');
 console.log(`load ${load()}; node ${process.version}; medians of ${ROUNDS} alternated runs\n`);
 const inputs = [
   ['real short lines', (n) => shortLines(n)],
   ['12 words of a 2,000-word vocabulary', (n) => uniformLines(Math.min(n, UNIFORM_MAX))],
   ['30 words of a 2,000-word vocabulary', (n) => uniformLines(Math.min(n, SENTENCES_MAX), 30)],
+  ['lines whose words share one typo key by the thousand', (n) => sharedKeyLines(n)],
 ];
 for (const [name, make] of inputs.filter((_, i) => ONLY === 0 || ONLY === i + 1)) {
   const all = make(MAX);

@@ -354,6 +354,24 @@ for (const [name, load] of ENTRIES) {
       expect(api().decideTexts(list, { templates: 'remove' }).representative[1]).toBe(0);
     });
 
+    it('pairs typos through a key only for the first words listed under it (TYPO_KEY_WORDS), whatever the batches', () => {
+      // `qrst`, then `q…rst` with 100 letters: all share the typo key `qrst`, which lists the
+      // first 64 words to come, `qrst` among them.
+      const letters: string[] = [];
+      for (let c = 0x100; letters.length < 100; c++) {
+        const ch = String.fromCodePoint(c);
+        if (/^\p{Ll}$/u.test(ch) && ch.normalize('NFKC').toLowerCase() === ch) letters.push(ch);
+      }
+      const texts = ['maple syrup harvest qrst', ...letters.map((l) => `maple syrup harvest q${l}rst`)];
+      const { representative } = api().decideTexts(texts);
+      const listed = shared.TYPO_KEY_WORDS - 1;
+      expect(Array.from(representative)).toEqual(texts.map((_, i) => (i >= 1 && i <= listed ? 0 : i)));
+      const sketches = new (api().TextSketches)();
+      for (let at = 0; at < texts.length; at += 7) sketches.add(texts.slice(at, at + 7));
+      expect(sketches.decide().representative).toEqual(representative);
+      sketches.free();
+    });
+
     it('judges lines by their heavy words: typos forgiven whichever line came first and only beside two shared heavy words, annotations light, words that say more kept', () => {
       const list = [
         'zulu echo',
@@ -510,6 +528,7 @@ describe('the constants of the rule', () => {
     expect(constant('TEMPLATES_THRESHOLD')).toBe(`(${shared.TEMPLATES_THRESHOLD.join(', ')})`);
     const typoChars = readFileSync(new URL('../crates/simhash-core/src/adaptive/vocabulary.rs', import.meta.url), 'utf8');
     expect(Number(/pub const TYPO_CHARS: usize = (\d+);/.exec(typoChars)![1])).toBe(shared.TYPO_CHARS);
+    expect(Number(/pub const TYPO_KEY_WORDS: usize = (\d+);/.exec(typoChars)![1])).toBe(shared.TYPO_KEY_WORDS);
   });
 
   it('hold the same common words', () => {

@@ -6,10 +6,12 @@
  * without digits or signs, heavy or common but not both common, of at least {@link TYPO_CHARS}
  * code points, that become equal when at most one code point is removed from each; or names with
  * digits and without signs, of at least {@link TYPO_CHARS} code points, that differ in one digit
- * alone), found through typo keys as each word arrives.
+ * alone), found through typo keys as each word arrives. A key lists at most
+ * {@link TYPO_KEY_WORDS} words, the first to come: a word arriving when its key is full does not
+ * take it, so that words made to share one key by the thousand cost no more than real ones.
  */
 
-import { TYPO_CHARS } from '../shared/adaptive.js';
+import { TYPO_CHARS, TYPO_KEY_WORDS } from '../shared/adaptive.js';
 import { COMMON_WORDS } from '../shared/adaptive-words.js';
 import { xxh3 } from './xxh3.js';
 
@@ -47,7 +49,7 @@ export class Vocabulary {
   readonly light: boolean[] = [];
   /** Each word's typos. */
   readonly neighbours: number[][] = [];
-  /** Each word's typo keys: two words are typos when they share one (none for a word that can be no typo). */
+  /** Each word's typo keys: two words are typos when they share one (none for a word that can be no typo; only the keys it was listed under). */
   readonly typoKeys: bigint[][] = [];
   /** Typo key → the words listed under it. */
   readonly #keys = new Map<bigint, number[]>();
@@ -141,24 +143,34 @@ export class Vocabulary {
     this.#link(id);
   }
 
-  /** Lists word `id` under its typo keys, linking it to the words listed there before. */
+  /**
+   * Lists word `id` under its typo keys, linking it to the words listed there before; a key that
+   * lists {@link TYPO_KEY_WORDS} words already leaves the word's keys.
+   */
   #link(id: number): void {
     const mine = this.neighbours[id]!;
+    const linked = new Set<number>();
+    const taken: bigint[] = [];
     for (const key of this.typoKeys[id]!) {
       const listed = this.#keys.get(key);
       if (listed === undefined) {
         this.#keys.set(key, [id]);
+      } else if (listed.length < TYPO_KEY_WORDS) {
+        for (const other of listed) {
+          // Two common words are never typos of each other.
+          if (!(this.light[id] && this.light[other]) && !linked.has(other)) {
+            linked.add(other);
+            mine.push(other);
+            this.neighbours[other]!.push(id);
+          }
+        }
+        listed.push(id);
+      } else {
         continue;
       }
-      for (const other of listed) {
-        // Two common words are never typos of each other.
-        if (!(this.light[id] && this.light[other]) && !mine.includes(other)) {
-          mine.push(other);
-          this.neighbours[other]!.push(id);
-        }
-      }
-      listed.push(id);
+      taken.push(key);
     }
+    this.typoKeys[id] = taken;
   }
 
   /**

@@ -27,6 +27,8 @@ export const LIGHT_WEIGHT = 1;
 export const TYPO_SHARED = 3;
 /** Specification v3: the fewest code points of a word that can be a typo of another. */
 export const TYPO_CHARS = 3;
+/** Specification v3: the most words one typo key lists, the first to come (a word arriving after them is no typo through that key). */
+export const TYPO_KEY_WORDS = 64;
 /** Specification v3: the weighted word-set similarity (numerator, denominator) that makes two short texts not judged as lines near-duplicates. */
 export const THRESHOLD: readonly [number, number] = [7, 10];
 /** Specification v3: the same, with `templates: 'remove'`. */

@@ -19,7 +19,11 @@
 //! *typo keys* (for a word without digits, its own hash and the hashes of its one-deletion
 //! variants; for a name with digits, the hash of each form with one digit replaced by a byte no
 //! UTF-8 text holds), so the words sharing a key with a new word are its typos, found as it
-//! arrives.
+//! arrives. A key lists at most [`TYPO_KEY_WORDS`] words, the first to come: a word arriving
+//! when its key is full does not take it, and is no typo of the words listed there through it.
+//! (Real vocabularies list up to some fifty words under a key, `set` under its deletion
+//! variants; words made to share one variant by the thousand, `q…rst` with every letter of
+//! Unicode, would otherwise link pairwise: time and memory quadratic in the input.)
 
 use super::common_words::COMMON_WORDS;
 use super::mix_map::MixMap;
@@ -29,6 +33,10 @@ use crate::error::{Error, FormatError};
 /// The fewest code points a heavy word needs to be a typo of another. Shorter words change
 /// meaning with one letter (`bug`, `big`), and a shared key must be a word of three letters.
 pub const TYPO_CHARS: usize = 3;
+
+/// The most words a typo key lists (see the module's documentation): a new word's work is at
+/// most this many links for each of its keys, whatever the vocabulary holds.
+pub const TYPO_KEY_WORDS: usize = 64;
 
 /// The end of a chain of links.
 const END: u32 = u32::MAX;
@@ -69,6 +77,9 @@ pub(super) struct Vocabulary {
     key_links: Vec<(u32, u32)>,
     /// Per word, its last link in `neighbour_links`, a `(typo, previous link)` chain.
     neighbour_head: Vec<u32>,
+    /// Per word, the word being linked when this one became its typo, while it is linked, else
+    /// `END`: a word meets another under two keys at most once.
+    linked_to: Vec<u32>,
     neighbour_links: Vec<(u32, u32)>,
     /// Each word's typo keys: `typo_keys[typo_key_ends[id - 1]..typo_key_ends[id]]`.
     pub(super) typo_keys: Vec<u64>,
@@ -123,7 +134,7 @@ impl Vocabulary {
         debug_assert_eq!(self.key_links.len(), mark.key_links);
         let keys = if mark.words == 0 { 0 } else { self.typo_key_ends[mark.words - 1] as usize };
         self.typo_keys.truncate(keys);
-        for column in [&mut self.base, &mut self.neighbour_head, &mut self.typo_key_ends] {
+        for column in [&mut self.base, &mut self.neighbour_head, &mut self.linked_to, &mut self.typo_key_ends] {
             column.truncate(mark.words);
         }
         self.hash.truncate(mark.words);
@@ -155,6 +166,7 @@ impl Vocabulary {
         push(&mut self.base, base.unwrap_or(id))?;
         push(&mut self.light, light)?;
         push(&mut self.neighbour_head, END)?;
+        push(&mut self.linked_to, END)?;
         self.ids.get_or_insert(hash, id)?;
         if (common || !light) && base.is_none() {
             self.link_typos(id, hash, word, hasher)?;
@@ -198,6 +210,7 @@ impl Vocabulary {
         push(&mut self.base, if base == u32::MAX { id } else { base })?;
         push(&mut self.light, light)?;
         push(&mut self.neighbour_head, END)?;
+        push(&mut self.linked_to, END)?;
         let first = self.typo_keys.len();
         self.typo_keys.try_reserve(typo_keys.len()).map_err(|_| Error::OutOfMemory)?;
         self.typo_keys.extend_from_slice(typo_keys);
@@ -250,25 +263,66 @@ impl Vocabulary {
     }
 
     /// Lists the new word `id` under its typo keys, `typo_keys[first..]`, linking it to the
-    /// words listed there before.
+    /// words listed there before; a key that lists [`TYPO_KEY_WORDS`] words already leaves the
+    /// word's keys.
     fn link(&mut self, id: u32, first: usize) -> Result<(), Error> {
+        let mut taken = first;
+        let mut result: Result<bool, Error> = Ok(true);
         for k in first..self.typo_keys.len() {
-            let key = self.typo_keys[k];
-            let last = self.keys.get(key).unwrap_or(END);
-            let mut link = last;
-            while link != END {
-                let (other, previous) = self.key_links[link as usize];
-                let both_light = self.light[id as usize] && self.light[other as usize];
-                if !both_light && !self.neighbours(id).any(|n| n == other) {
-                    self.add_neighbour(id, other)?;
-                    self.add_neighbour(other, id)?;
+            result = self.link_under(id, self.typo_keys[k]);
+            match result {
+                Ok(true) => {
+                    self.typo_keys[taken] = self.typo_keys[k];
+                    taken += 1;
                 }
-                link = previous;
+                Ok(false) => {}
+                Err(_) => break,
             }
-            push(&mut self.key_links, (id, last))?;
-            self.keys.replace(key, self.key_links.len() as u32 - 1)?;
         }
-        Ok(())
+        // Only the keys taken stay the word's (a failed key's link is not pushed), and the marks
+        // go, so that a word rolled back and its id given again finds them clear.
+        self.typo_keys.truncate(taken);
+        let mut at = self.neighbour_head[id as usize];
+        while at != END {
+            let (other, previous) = self.neighbour_links[at as usize];
+            self.linked_to[other as usize] = END;
+            at = previous;
+        }
+        result.map(|_| ())
+    }
+
+    /// Links the new word `id` to the words listed under `key` and lists it there, unless `key`
+    /// lists [`TYPO_KEY_WORDS`] words already: whether it did.
+    fn link_under(&mut self, id: u32, key: u64) -> Result<bool, Error> {
+        let last = self.keys.get(key).unwrap_or(END);
+        if self.listed_under(last) == TYPO_KEY_WORDS {
+            return Ok(false);
+        }
+        let mut link = last;
+        while link != END {
+            let (other, previous) = self.key_links[link as usize];
+            let both_light = self.light[id as usize] && self.light[other as usize];
+            if !both_light && self.linked_to[other as usize] != id {
+                self.add_neighbour(id, other)?;
+                // Marked once on the word's own list, where the marks are cleared from.
+                self.linked_to[other as usize] = id;
+                self.add_neighbour(other, id)?;
+            }
+            link = previous;
+        }
+        push(&mut self.key_links, (id, last))?;
+        self.keys.replace(key, self.key_links.len() as u32 - 1)?;
+        Ok(true)
+    }
+
+    /// How many words the chain ending at `last` lists, counted up to [`TYPO_KEY_WORDS`].
+    fn listed_under(&self, last: u32) -> usize {
+        let (mut link, mut count) = (last, 0);
+        while link != END && count < TYPO_KEY_WORDS {
+            link = self.key_links[link as usize].1;
+            count += 1;
+        }
+        count
     }
 
     fn add_neighbour(&mut self, word: u32, typo: u32) -> Result<(), Error> {
@@ -406,6 +460,36 @@ mod tests {
             return ca.len() == cb.len() && apart.len() == 1 && ca[apart[0]].is_ascii_digit() && cb[apart[0]].is_ascii_digit();
         }
         forms(a).iter().any(|f| forms(b).contains(f))
+    }
+
+    #[test]
+    fn a_typo_key_lists_the_first_words_to_come_and_no_more() {
+        // `qrst`, then `q…rst` with 200 letters of two UTF-8 bytes: all share the key `qrst`.
+        let crowd: Vec<String> = ('\u{100}'..).filter(|c| c.is_lowercase()).take(200).map(|c| format!("q{c}rst")).collect();
+        let mut words = vec!["qrst"];
+        words.extend(crowd.iter().map(String::as_str));
+        let (mut v, ids) = vocabulary(&words);
+        let mut scratch = Scratch::default();
+        let (_, hasher) = word_units(b"", 0, &mut scratch).unwrap();
+        let key = hasher.unit(b"qrst");
+        let listed = |v: &Vocabulary| state(v).2[v.typo_keys.iter().position(|&k| k == key).unwrap()].len();
+        assert_eq!(listed(&v), TYPO_KEY_WORDS);
+        // The first words to come are typos of `qrst` and of one another, the rest of none.
+        let typos_of_first: Vec<u32> = v.neighbours(ids[0]).collect();
+        assert_eq!(typos_of_first.len(), TYPO_KEY_WORDS - 1);
+        for (i, &id) in ids.iter().enumerate().skip(1) {
+            let holds_key = v.typo_keys(id).contains(&key);
+            assert_eq!(holds_key, i < TYPO_KEY_WORDS, "{}", words[i]);
+            assert_eq!(v.neighbours(id).count(), if i < TYPO_KEY_WORDS { TYPO_KEY_WORDS - 1 } else { 0 }, "{}", words[i]);
+        }
+        // A word that would crowd the key, asked about and rolled back, leaves it as it was.
+        let before = state(&v);
+        let mark = v.mark();
+        let asked = v.insert(hasher.unit("qжrst".as_bytes()), "qжrst".as_bytes(), "qжrst".len(), &hasher).unwrap();
+        assert_eq!((asked as usize, v.neighbours(asked).count()), (words.len(), 0));
+        v.roll_back(mark);
+        assert_eq!(state(&v), before);
+        assert!(v.linked_to.iter().all(|&m| m == END));
     }
 
     #[test]
