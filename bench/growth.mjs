@@ -1,9 +1,11 @@
-// `node bench/growth.mjs [--n 1e6,2e6,4e6,8e6] [--d 3,6,10] [--ops findAll,findClusters,decide]
+// `node bench/growth.mjs [--n 1e6,2e6,4e6,8e6] [--d 3,6,10] [--ops findAll,findClusters,decide,pool.decide]
 //                        [--near 0.1] [--samples 200] [--baseline <dist>] [--baseline-max 4e6]`:
 // how the batch searches grow with n. For each (d, n), in a fresh process (a WebAssembly
 // memory never shrinks, so its size after the calls is their peak): n fingerprints from a fixed
 // seed (random, a share `--near` of them 1 or 2 bits from an earlier one), the planner's layout,
-// the seconds of each operation, the WebAssembly bytes per fingerprint, and an exactness check:
+// the seconds of each operation (`pool.<op>`: on a pool of two workers, `pool.decide` checked
+// equal to `decide` when both are timed), the WebAssembly bytes per fingerprint of this
+// thread's instance, and an exactness check:
 // for `--samples` fingerprints, every fingerprint within d bits by brute force
 // (`hammingDistances`) must be a pair `findAll` reported, and no other. With `--baseline`, the
 // same operations in that build (an earlier release's dist/) for n up to `--baseline-max`, run
@@ -84,12 +86,21 @@ async function measure(dist, n, d, ops, near, samples) {
   const layout = plan.family === 'parts' ? `${plan.parts} parts` : plan.family === 'tables' ? `${plan.blocks} blocks` : 'direct';
   const seconds = {};
   let pairs;
+  let decided;
+  // `pool.<op>`: the same call on a pool of two workers (its result checked equal to this
+  // thread's when that was timed too).
+  const pool = ops.some((op) => op.startsWith('pool.')) ? await (await import(join(dist, 'esm', 'parallel', 'index.js'))).createPool({ threads: 2 }) : undefined;
   for (const op of ops) {
+    const name = op.replace(/^pool\./, '');
+    const options = { distance: d, ...(name === 'findAll' ? { maxPairs: 2 ** 31 } : {}) };
     const started = performance.now();
-    const result = op === 'decide' ? api.decide(fingerprints, { distance: d }) : api[op](fingerprints, { distance: d, ...(op === 'findAll' ? { maxPairs: 2 ** 31 } : {}) });
+    const result = op.startsWith('pool.') ? await pool[name](fingerprints, options) : api[name](fingerprints, options);
     seconds[op] = (performance.now() - started) / 1000;
     if (op === 'findAll') pairs = result;
+    if (op === 'decide') decided = result.representative;
+    if (op === 'pool.decide' && decided && !decided.every((r, i) => r === result.representative[i])) throw new Error('pool.decide differs from decide');
   }
+  await pool?.close();
   const bytesPerFingerprint = api.allocHashArray(0).view.buffer.byteLength / n;
   const { checked, mismatches } = pairs && samples > 0 ? checkSamples(api, fingerprints, d, pairs, samples) : { checked: 0, mismatches: 0 };
   return { layout, seconds, bytesPerFingerprint, pairs: pairs?.left.length, checked, mismatches };
