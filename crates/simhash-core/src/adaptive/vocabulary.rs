@@ -310,8 +310,11 @@ impl Vocabulary {
             }
             link = previous;
         }
-        push(&mut self.key_links, (id, last))?;
-        self.keys.replace(key, self.key_links.len() as u32 - 1)?;
+        // Room first, so that the key never names a link that failed to be pushed, nor a link
+        // is pushed that the key does not name.
+        self.key_links.try_reserve(1).map_err(|_| Error::OutOfMemory)?;
+        self.keys.replace(key, self.key_links.len() as u32)?;
+        self.key_links.push((id, last));
         Ok(true)
     }
 
