@@ -111,7 +111,9 @@ export interface DecideTextsOptions extends PriorityOption {
   /**
    * Specification v3 only: `'keep'` (default) keeps short lines that name different items on
    * one template ("… entry for ajv" / "… entry for conf"); `'remove'` removes them too, at
-   * weighted similarity ≥ 0.5, for one line per template.
+   * weighted similarity ≥ 0.5, for one line per template. With `'remove'` a text is compared
+   * with every kept text sharing a word, so time grows quadratically on inputs of few distinct
+   * words (100,000 lines of 12 words from 2,000: minutes; docs/adaptive.md, "Speed").
    */
   readonly templates?: 'keep' | 'remove';
 }
