@@ -156,31 +156,12 @@ export function decideWithLabels(
       for (let m = starts[c]!; m < starts[c + 1]!; m++) {
         const rank = ranks[m]!;
         const position = order[rank]!;
-        if (indexed) {
-          const found = index!.query(fingerprints[position]!, { limit: 1 });
-          if (found.ids.length === 0) {
-            index!.add(rank, fingerprints[position]!);
-          } else {
-            representative[position] = order[found.ids[0]!]!;
-            bits[position] = found.distances[0]!;
-          }
-          continue;
-        }
-        const low = words[2 * position]!;
-        const high = words[2 * position + 1]!;
-        let best = distance + 1;
-        let bestRank = 0;
-        for (let k = 0; k < keptCount; k++) {
-          const other = order[kept[k]!]!;
-          const d = popcount64(low ^ words[2 * other]!, high ^ words[2 * other + 1]!);
-          if (d < best) {
-            best = d;
-            bestRank = kept[k]!;
-          }
-        }
+        const [best, bestRank] = indexed ? closestIndexed(index!, fingerprints[position]!) : closestKept(words, position, kept, keptCount, order);
         if (best <= distance) {
           representative[position] = order[bestRank]!;
           bits[position] = best;
+        } else if (indexed) {
+          index!.add(rank, fingerprints[position]!);
         } else if (keptCount < COMPARED_KEPT) {
           kept[keptCount++] = rank;
         } else {
@@ -199,6 +180,33 @@ export function decideWithLabels(
   return { representative, distance: bits };
 }
 
+/** {@link closestKept} over an index of the kept documents by rank. */
+function closestIndexed(index: SimHashIndex, fingerprint: bigint): [distance: number, rank: number] {
+  const found = index.query(fingerprint, { limit: 1 });
+  return found.ids.length === 0 ? [65, 0] : [found.distances[0]!, found.ids[0]!];
+}
+
+/**
+ * Of the kept documents ranked `kept[0..count]` (in taking order), the closest to the document
+ * at `position` and its distance, ties to the one taken first; `words` holds each fingerprint's
+ * two halves. The distance is 65 when there are none.
+ */
+function closestKept(words: Uint32Array, position: number, kept: Uint32Array, count: number, order: Uint32Array): [distance: number, rank: number] {
+  const low = words[2 * position]!;
+  const high = words[2 * position + 1]!;
+  let best = 65;
+  let bestRank = 0;
+  for (let k = 0; k < count; k++) {
+    const other = order[kept[k]!]!;
+    const d = popcount64(low ^ words[2 * other]!, high ^ words[2 * other + 1]!);
+    if (d < best) [best, bestRank] = [d, kept[k]!];
+  }
+  return [best, bestRank];
+}
+
+/** No component: a label of fewer than two documents. */
+const ALONE = 0xffff_ffff;
+
 /**
  * The ranks of the documents of each component of two or more (by `labels`), grouped by
  * component and in taking order within each: component `c` holds `ranks[starts[c]..starts[c + 1]]`.
@@ -207,34 +215,27 @@ function componentsInTakingOrder(labels: Uint32Array, order: Uint32Array): { sta
   const n = labels.length;
   const size = new Uint32Array(n);
   for (let i = 0; i < n; i++) size[labels[i]!]!++;
-  let components = 0;
-  let members = 0;
-  for (let i = 0; i < n; i++) {
-    if (size[i]! >= 2) {
-      components++;
-      members += size[i]!;
-    }
-  }
-  const starts = new Uint32Array(components + 1);
-  // `next[label]`: where the component's next member goes (its size no longer needed).
+  const starts: number[] = [];
+  // `next[label]`: where the component's next member goes; it takes the place of `size`.
   const next = size;
-  let c = 0;
-  for (let i = 0, at = 0; i < n; i++) {
-    if (size[i]! >= 2) {
-      starts[c++] = at;
-      at += size[i]!;
-      next[i] = starts[c - 1]!;
+  let at = 0;
+  for (let label = 0; label < n; label++) {
+    const members = size[label]!;
+    if (members >= 2) {
+      starts.push(at);
+      next[label] = at;
+      at += members;
     } else {
-      next[i] = 0xffff_ffff;
+      next[label] = ALONE;
     }
   }
-  starts[components] = members;
-  const ranks = new Uint32Array(members);
+  starts.push(at);
+  const ranks = new Uint32Array(at);
   for (let rank = 0; rank < n; rank++) {
     const label = labels[order[rank]!]!;
-    if (next[label] !== 0xffff_ffff) ranks[next[label]!++] = rank;
+    if (next[label] !== ALONE) ranks[next[label]!++] = rank;
   }
-  return { starts, ranks };
+  return { starts: Uint32Array.from(starts), ranks };
 }
 
 /**
