@@ -372,6 +372,20 @@ for (const [name, load] of ENTRIES) {
       sketches.free();
     });
 
+    it('pairs a word taken before with a typo exactly one earlier text holds, found through the other heavy words of its text', () => {
+      // Every word of the last line of each group is held before, by two texts but `delta`, so
+      // neither line probes typos of a new word nor finds the kept line through a word of its own
+      // that one text holds: each finds it through that line's single typo (`deltx` replacing
+      // `delta`; `kilx` beside `kilo`) and the heavy words around it.
+      const texts = ['alpha bravo charlie deltx', 'alpha bravo charlie', 'zulu yankee delta', 'alpha bravo charlie delta', 'golf hotel kilo kilx', 'golf hotel', 'mike november kilo', 'golf hotel kilo'];
+      const { representative, similarity } = api().decideTexts(texts);
+      expect(Array.from(representative)).toEqual([0, 1, 2, 0, 4, 5, 6, 4]);
+      expect(similarity[7]).toBe(12 / 16);
+      const index = new (api().TextIndex)();
+      for (const [i, text] of texts.entries()) expect(index.decideMany(Uint32Array.of(i), [text]).representative[0]).toBe(representative[i]);
+      index.free();
+    });
+
     it('judges lines by their heavy words: typos forgiven whichever line came first and only beside two shared heavy words, annotations light, words that say more kept', () => {
       const list = [
         'zulu echo',

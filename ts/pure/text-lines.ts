@@ -26,8 +26,6 @@ export const lightChanges = (sharedHeavy: number): number => Math.min(sharedHeav
 
 const add = (a: bigint, b: bigint): bigint => BigInt.asUintN(64, a + b);
 const sub = (a: bigint, b: bigint): bigint => BigInt.asUintN(64, a - b);
-/** The key of a singly held word under one of its typo keys, `typo`, in a text whose heavy words other than the word sum to `rest`. */
-const singleKey = (typo: bigint, rest: bigint): bigint => BigInt.asUintN(64, typo * 0x9e3779b97f4a7c15n) ^ rest;
 
 /** Calls `f` with `sum` less every choice of at most `left` of `hashes[from..]`. */
 function lessAtMost(sum: bigint, hashes: readonly bigint[], from: number, left: number, f: (key: bigint) => void): void {
@@ -40,12 +38,12 @@ function lessAtMost(sum: bigint, hashes: readonly bigint[], from: number, left: 
 export class LineKeys {
   readonly #vocabulary: Vocabulary;
   readonly #lists = new Map<bigint, number[]>();
-  /** {@link singleKey} → words held by one text taken so far (a word leaves when a second text holds it). */
-  readonly #singles = new Map<bigint, number[]>();
-  /** Every sum of the other heavy words of a text beside a word it alone held when taken: a probe looks for typos under a sum only when some text has it. */
+  /** Every sum of the other heavy words of a text beside a word with typo keys it alone held when taken: a probe looks for typos under a sum only when some text has it. */
   readonly #singleRests = new Set<bigint>();
   /** Per word, the first text taken that holds it. */
   readonly #holder: number[] = [];
+  /** Per word with typo keys, the sum of its first holder's other heavy words: a word one text holds is found through the vocabulary's lists of its typo keys. */
+  readonly #rest: bigint[] = [];
   /** The sum of a kept text's heavy words → how many kept texts hold those heavy words. */
   readonly #wordSets = new Map<bigint, number>();
 
@@ -90,35 +88,25 @@ export class LineKeys {
     for (const word of words) {
       if (held[word] !== 1) continue;
       this.#holder[word] = rank;
+      if (this.#vocabulary.typoKeys[word]!.length === 0) continue;
       const rest = this.#vocabulary.heavy(word) ? sub(heavy, this.#vocabulary.hash[word]!) : heavy;
-      const typos = this.#vocabulary.typoKeys[word]!;
-      if (typos.length > 0) this.#singleRests.add(rest);
-      for (const typo of typos) {
-        const key = singleKey(typo, rest);
-        const list = this.#singles.get(key);
-        if (list === undefined) this.#singles.set(key, [word]);
-        else list.push(word);
-      }
+      this.#singleRests.add(rest);
+      this.#rest[word] = rest;
     }
   }
 
   /**
    * The holders of the words sharing a typo key with `word` that exactly one text taken so far
-   * holds, in a text whose other heavy words sum to `rest`; words held by more leave the lists as
-   * they are met.
+   * holds, in a text whose other heavy words sum to `rest` (bounded by `word`'s keys: a key lists
+   * at most `TYPO_KEY_WORDS` words).
    */
   #singleTypos(word: number, rest: bigint, held: Uint32Array, found: number[]): void {
     if (!this.#singleRests.has(rest)) return;
     for (const typo of this.#vocabulary.typoKeys[word]!) {
-      const list = this.#singles.get(singleKey(typo, rest));
-      if (list === undefined) continue;
-      let kept = 0;
-      for (const other of list) {
-        if (held[other] !== 1) continue;
-        list[kept++] = other;
-        if (other !== word) found.push(this.#holder[other]!);
+      for (const other of this.#vocabulary.wordsUnder(typo)) {
+        // (Words of the text being decided may be newer than the counts.)
+        if (other !== word && held[other] === 1 && this.#rest[other] === rest && this.#holder[other] !== undefined) found.push(this.#holder[other]!);
       }
-      list.length = kept;
     }
   }
 

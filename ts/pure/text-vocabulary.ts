@@ -143,6 +143,11 @@ export class Vocabulary {
     this.#link(id);
   }
 
+  /** The words listed under typo key `key`, in the order they were listed. */
+  wordsUnder(key: bigint): readonly number[] {
+    return this.#keys.get(key) ?? [];
+  }
+
   /**
    * Lists word `id` under its typo keys, linking it to the words listed there before; a key that
    * lists {@link TYPO_KEY_WORDS} words already leaves the word's keys.

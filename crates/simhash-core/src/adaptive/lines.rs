@@ -90,15 +90,14 @@ pub(super) struct LineKeys {
     /// its last link in `sparse_links`, a `(rank, previous link)` chain of those texts.
     sparse_heads: MixMap,
     sparse_links: Vec<(u32, u32)>,
-    /// [`single_key`] → its last link in `single_links`, a `(word, previous link)` chain of
-    /// words held by one text taken so far (a word leaves when a second text holds it).
-    single_heads: MixMap,
-    single_links: Vec<(u32, u32)>,
-    /// Every sum of the other heavy words of a text beside a word it alone held when taken: a
-    /// probe looks for typos under a sum only when some text has it.
+    /// Every sum of the other heavy words of a text beside a word with typo keys it alone held
+    /// when taken: a probe looks for typos under a sum only when some text has it.
     single_rests: MixMap,
-    /// Per word, the first text taken that holds it.
+    /// Per word, the first text taken that holds it, and (for a word with typo keys) the sum of
+    /// that text's other heavy words. A word exactly one text holds is found through the
+    /// vocabulary's lists of its typo keys, so it costs no entry of its own under each key.
     holder: Vec<u32>,
+    rest: Vec<u64>,
     /// The sum of a kept text's heavy words → how many kept texts hold those heavy words.
     word_sets: MixMap,
     /// The unit hashes of the light words of the text being listed or probing.
@@ -116,12 +115,6 @@ fn less_at_most(sum: u64, hashes: &[u64], left: usize, f: &mut dyn FnMut(u64)) {
     for (i, &hash) in hashes.iter().enumerate() {
         less_at_most(sum.wrapping_sub(hash), &hashes[i + 1..], left - 1, f);
     }
-}
-
-/// The key of a singly held word under one of its typo keys, `typo`, in a text whose heavy words
-/// other than the word sum to `rest`.
-fn single_key(typo: u64, rest: u64) -> u64 {
-    typo.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ rest
 }
 
 fn push<T>(list: &mut Vec<T>, value: T) -> Result<(), Error> {
@@ -178,49 +171,33 @@ impl LineKeys {
     /// Notes that the text of `words`, taken `rank`-th, holds them: `held` counts the texts
     /// taken so far that hold each word, this one among them.
     pub(super) fn count(&mut self, vocabulary: &Vocabulary, words: &[u32], rank: u32, held: &[u32]) -> Result<(), Error> {
-        if self.holder.len() < vocabulary.len() {
-            self.holder.try_reserve(vocabulary.len() - self.holder.len()).map_err(|_| Error::OutOfMemory)?;
-            self.holder.resize(vocabulary.len(), END);
-        }
+        super::short::extend(&mut self.holder, vocabulary.len(), END)?;
+        super::short::extend(&mut self.rest, vocabulary.len(), 0)?;
         let (heavy, _) = self.split(vocabulary, words);
         for &word in words.iter().filter(|&&w| held[w as usize] == 1) {
             self.holder[word as usize] = rank;
-            let rest = if vocabulary.heavy(word) { heavy.wrapping_sub(vocabulary.hash[word as usize]) } else { heavy };
             if !vocabulary.typo_keys(word).is_empty() {
+                let rest = if vocabulary.heavy(word) { heavy.wrapping_sub(vocabulary.hash[word as usize]) } else { heavy };
                 self.single_rests.get_or_insert(rest, 0)?;
-            }
-            for &typo in vocabulary.typo_keys(word) {
-                append(&mut self.single_heads, &mut self.single_links, single_key(typo, rest), word)?;
+                self.rest[word as usize] = rest;
             }
         }
         Ok(())
     }
 
     /// The holders of the words sharing a typo key with `word` that exactly one text taken so
-    /// far holds, in a text whose other heavy words sum to `rest`, into `found`; words held by
-    /// more leave the lists as they are met.
-    fn single_typos(&mut self, vocabulary: &Vocabulary, word: u32, rest: u64, held: &[u32], found: &mut Vec<u32>) -> Result<(), Error> {
+    /// far holds, in a text whose other heavy words sum to `rest`, into `found`. A key lists at
+    /// most [`super::vocabulary::TYPO_KEY_WORDS`] words, so this is bounded by `word`'s keys.
+    fn single_typos(&self, vocabulary: &Vocabulary, word: u32, rest: u64, held: &[u32], found: &mut Vec<u32>) -> Result<(), Error> {
         if self.single_rests.get(rest).is_none() {
             return Ok(());
         }
         for &typo in vocabulary.typo_keys(word) {
-            let key = single_key(typo, rest);
-            let (mut link, mut previous) = (head(&self.single_heads, key), END);
-            while link != END {
-                let (other, next) = self.single_links[link as usize];
-                if held[other as usize] != 1 {
-                    if previous == END {
-                        self.single_heads.replace(key, if next == END { EMPTY } else { next })?;
-                    } else {
-                        self.single_links[previous as usize].1 = next;
-                    }
-                } else {
-                    if other != word {
-                        push(found, self.holder[other as usize])?;
-                    }
-                    previous = link;
+            for other in vocabulary.words_under(typo) {
+                // (Words of the text being decided may be newer than the counts.)
+                if other != word && held.get(other as usize) == Some(&1) && self.rest.get(other as usize) == Some(&rest) && self.holder[other as usize] != END {
+                    push(found, self.holder[other as usize])?;
                 }
-                link = next;
             }
         }
         Ok(())

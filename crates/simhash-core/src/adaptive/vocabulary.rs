@@ -347,6 +347,16 @@ impl Vocabulary {
         &self.typo_keys[start..end]
     }
 
+    /// The words listed under typo key `key`, the last listed first.
+    pub(super) fn words_under(&self, key: u64) -> impl Iterator<Item = u32> + '_ {
+        let mut link = self.keys.get(key).unwrap_or(END);
+        core::iter::from_fn(move || {
+            let &(word, previous) = self.key_links.get(link as usize)?;
+            link = previous;
+            Some(word)
+        })
+    }
+
     /// The heavy typos of `word`.
     pub(super) fn heavy_neighbours(&self, word: u32) -> impl Iterator<Item = u32> + '_ {
         self.neighbours(word).filter(move |&n| self.heavy(n))
