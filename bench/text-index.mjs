@@ -6,13 +6,16 @@
 // - deciding more: 100k further lines in batches of 1,000 against the filled index, per text;
 // - single queries: Q lines (half of them decided before, half new) one `query` each, against
 //   `SimHashIndex.query` of their fingerprints over the same texts' fingerprints at 3 bits;
-// - save and load: bytes, time, and what load rebuilds, against the time to fill;
+// - save and load: bytes, time, and what load rebuilds, against the time to fill; and load
+//   in a fresh process from a file, as a restarted service loads (the same bytes);
 // - memory: WebAssembly memory the index grows, per text decided (measured in a fresh process:
 //   memory never shrinks).
 // Prints the load beside each figure; take figures on a quiet machine.
 
 import { execFileSync } from 'node:child_process';
-import { loadavg } from 'node:os';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { loadavg, tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { SimHashIndex, TextIndex, allocHashArray, decideTexts, fingerprintMany, init } from '../dist/esm/index.js';
 import { shortLines } from './short-lines.mjs';
@@ -39,6 +42,18 @@ function fill(texts) {
     representative.set(index.decideMany(Uint32Array.from({ length: end - at }, (_, q) => at + q), texts.slice(at, end)).representative, at);
   }
   return { index, representative, seconds: seconds(start) };
+}
+
+if (args.includes('--restart')) {
+  // A fresh process: a saved index loaded from its file, then saved again.
+  const bytes = readFileSync(args[args.indexOf('--restart') + 1]);
+  let start = performance.now();
+  const index = TextIndex.load(bytes);
+  const loadSeconds = seconds(start);
+  start = performance.now();
+  const same = Buffer.from(index.save()).equals(bytes);
+  console.log(JSON.stringify({ loadSeconds, saveSeconds: seconds(start), same, load: load() }));
+  process.exit(0);
 }
 
 if (args.includes('--memory')) {
@@ -112,6 +127,16 @@ console.log(
 );
 index.free();
 loaded.free();
+
+// A restart: the saved bytes loaded by a fresh process, whose memory is all new.
+const dir = mkdtempSync(join(tmpdir(), 'text-index-'));
+writeFileSync(join(dir, 'index.bin'), bytes);
+const restart = JSON.parse(execFileSync(process.execPath, [fileURLToPath(import.meta.url), '--restart', join(dir, 'index.bin')], { encoding: 'utf8' }));
+rmSync(dir, { recursive: true, force: true });
+console.log(
+  `restart: load in a fresh process ${restart.loadSeconds.toFixed(2)} s, save there ${restart.saveSeconds.toFixed(2)} s (the same bytes: ${restart.same}); ` +
+    `together ${(restart.loadSeconds + restart.saveSeconds).toFixed(2)} s (load ${restart.load})`,
+);
 
 const grown = JSON.parse(execFileSync(process.execPath, [fileURLToPath(import.meta.url), '--memory', '--kept', String(KEPT), '--batch', String(BATCH)], { encoding: 'utf8' }));
 console.log(`memory: ${(grown.bytes / 1e6).toFixed(0)} MB of WebAssembly memory for ${grown.texts.toLocaleString('en')} texts (${grown.kept.toLocaleString('en')} kept): ${(grown.bytes / grown.texts).toFixed(0)} bytes per text decided`);

@@ -8,7 +8,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
-import { readFileSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { readFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Cluster, Redis } from 'ioredis';
@@ -106,7 +106,11 @@ function deciderProcess(url: string, name: string, replicas: number, ids: number
     let err = '';
     child.stdout.on('data', (chunk) => (out += String(chunk)));
     child.stderr.on('data', (chunk) => (err += String(chunk)));
-    child.once('exit', (code) => (code === 0 ? resolve(JSON.parse(out) as { ids: number[]; representative: number[] }) : reject(new Error(`decider exited ${code}: ${err}`))));
+    child.once('exit', (code) => {
+      rmSync(dir, { recursive: true, force: true });
+      if (code === 0) resolve(JSON.parse(out) as { ids: number[]; representative: number[] });
+      else reject(new Error(`decider exited ${code}: ${err}`));
+    });
   });
 }
 
