@@ -40,6 +40,11 @@ pub const TYPO_KEY_WORDS: usize = 64;
 
 /// The end of a chain of links.
 const END: u32 = u32::MAX;
+/// Set in a key's chain where its first word stands in place of a link: `INLINE | word` (most
+/// keys list one word, and then no link at all).
+const INLINE: u32 = 1 << 31;
+/// Word ids stay below this, so that `INLINE | word` is never [`END`].
+const MOST_WORDS: u32 = INLINE - 1;
 /// What stands for the digit a name's typo key leaves out: a byte no UTF-8 text holds, so these
 /// keys never meet the one-deletion keys of words without digits.
 const DIGIT_MARK: u8 = 0xFF;
@@ -72,7 +77,8 @@ pub(super) struct Vocabulary {
     /// The hashes of [`COMMON_WORDS`], made at the first word.
     common: MixMap,
     common_made: bool,
-    /// Typo key → its last link in `key_links`, a `(word, previous link)` chain.
+    /// Typo key → the last word listed under it: `INLINE | word` for the first (the key lists
+    /// only it), else its link in `key_links`, a `(word, previous)` chain ending at the first.
     keys: MixMap,
     key_links: Vec<(u32, u32)>,
     /// Per word, its last link in `neighbour_links`, a `(typo, previous link)` chain.
@@ -122,10 +128,10 @@ impl Vocabulary {
             let start = if id == 0 { 0 } else { self.typo_key_ends[id - 1] as usize };
             for k in (start..self.typo_key_ends[id] as usize).rev() {
                 let key = self.typo_keys[k];
-                let (_, previous) = self.key_links.pop().unwrap_or((0, END));
-                if previous == END {
+                if self.keys.get(key).map_or(true, |head| head & INLINE != 0) {
                     self.keys.remove(key);
                 } else {
+                    let (_, previous) = self.key_links.pop().unwrap_or((0, END));
                     self.keys.set(key, previous);
                 }
             }
@@ -159,7 +165,7 @@ impl Vocabulary {
             }
             self.common_made = true;
         }
-        let id = self.light.len() as u32;
+        let id = self.next_id()?;
         let light = word.len() == 1 || is_number(word) || self.common.get(hash).is_some();
         let common = self.common.get(hash).is_some();
         push(&mut self.hash, hash)?;
@@ -201,7 +207,7 @@ impl Vocabulary {
     /// The id of the word with unit hash `hash`, adding it (with its base id `base`, below its
     /// own, its lightness and its typo keys, as another vocabulary made them) if it is new.
     pub(super) fn insert_parts(&mut self, hash: u64, base: u32, light: bool, typo_keys: &[u64]) -> Result<u32, Error> {
-        let id = self.light.len() as u32;
+        let id = self.next_id()?;
         let known = self.ids.get_or_insert(hash, id)?;
         if known != id {
             return Ok(known);
@@ -217,6 +223,14 @@ impl Vocabulary {
         self.link(id, first)?;
         push(&mut self.typo_key_ends, self.typo_keys.len() as u32)?;
         Ok(id)
+    }
+
+    /// The id a new word gets.
+    fn next_id(&self) -> Result<u32, Error> {
+        match u32::try_from(self.light.len()) {
+            Ok(id) if id < MOST_WORDS => Ok(id),
+            _ => Err(Error::TooManyElements),
+        }
     }
 
     /// Finds the typos of the new word `id` through its keys, then lists it under them.
@@ -299,8 +313,7 @@ impl Vocabulary {
             return Ok(false);
         }
         let mut link = last;
-        while link != END {
-            let (other, previous) = self.key_links[link as usize];
+        while let Some((other, previous)) = self.step(link) {
             let both_light = self.light[id as usize] && self.light[other as usize];
             if !both_light && self.linked_to[other as usize] != id {
                 self.add_neighbour(id, other)?;
@@ -310,6 +323,10 @@ impl Vocabulary {
             }
             link = previous;
         }
+        if last == END {
+            self.keys.replace(key, INLINE | id)?;
+            return Ok(true);
+        }
         // Room first, so that the key never names a link that failed to be pushed, nor a link
         // is pushed that the key does not name.
         self.key_links.try_reserve(1).map_err(|_| Error::OutOfMemory)?;
@@ -318,11 +335,24 @@ impl Vocabulary {
         Ok(true)
     }
 
+    /// The word a key's chain holds at `at` (its head, or a link's previous) and what comes
+    /// after it, or `None` at the chain's end.
+    fn step(&self, at: u32) -> Option<(u32, u32)> {
+        match at {
+            END => None,
+            _ if at & INLINE != 0 => Some((at & !INLINE, END)),
+            _ => Some(self.key_links[at as usize]),
+        }
+    }
+
     /// How many words the chain ending at `last` lists, counted up to [`TYPO_KEY_WORDS`].
     fn listed_under(&self, last: u32) -> usize {
         let (mut link, mut count) = (last, 0);
-        while link != END && count < TYPO_KEY_WORDS {
-            link = self.key_links[link as usize].1;
+        while let Some((_, previous)) = self.step(link) {
+            if count == TYPO_KEY_WORDS {
+                break;
+            }
+            link = previous;
             count += 1;
         }
         count
@@ -351,7 +381,7 @@ impl Vocabulary {
     pub(super) fn words_under(&self, key: u64) -> impl Iterator<Item = u32> + '_ {
         let mut link = self.keys.get(key).unwrap_or(END);
         core::iter::from_fn(move || {
-            let &(word, previous) = self.key_links.get(link as usize)?;
+            let (word, previous) = self.step(link)?;
             link = previous;
             Some(word)
         })
@@ -416,13 +446,7 @@ mod tests {
         });
         let ids = v.hash.iter().map(|&h| v.id(h)).collect();
         let listed = v.typo_keys.iter().map(|&key| {
-            let mut words = Vec::new();
-            let mut link = v.keys.get(key).unwrap_or(END);
-            while link != END {
-                words.push(v.key_links[link as usize].0);
-                link = v.key_links[link as usize].1;
-            }
-            words
+            v.words_under(key).collect()
         });
         (neighbours.collect(), ids, listed.collect())
     }
