@@ -44,6 +44,13 @@ pub(super) const LISTED_BY_HEAVY_WORDS: u32 = 8;
 const END: u32 = u32::MAX;
 /// The end of a chain as a map keeps it (a map holds no `u32::MAX`).
 const EMPTY: u32 = u32::MAX - 1;
+/// The entry of a heavy word set that [`LISTED_BY_HEAVY_WORDS`] kept texts hold (above every
+/// link).
+const CROWDED: u32 = 1 << 31;
+
+// A line compares shapes while fewer than `SHAPES_PER_WORD_SET` kept lines hold its heavy words,
+// which the chains count up to `LISTED_BY_HEAVY_WORDS`.
+const _: () = assert!(super::SHAPES_PER_WORD_SET <= LISTED_BY_HEAVY_WORDS);
 
 /// The last link of `key`'s chain in `heads`.
 fn head(heads: &MixMap, key: u64) -> u32 {
@@ -64,12 +71,26 @@ fn append(heads: &mut MixMap, links: &mut Vec<(u32, u32)>, key: u64, value: u32)
 
 /// The values of `key`'s chain, last first, into `found`.
 fn collect(heads: &MixMap, links: &[(u32, u32)], key: u64, found: &mut Vec<u32>) -> Result<(), Error> {
-    let mut link = head(heads, key);
+    collect_from(links, head(heads, key), found)
+}
+
+/// The values of the chain whose last link is `link`, last first, into `found`.
+fn collect_from(links: &[(u32, u32)], mut link: u32, found: &mut Vec<u32>) -> Result<(), Error> {
     while link != END {
         push(found, links[link as usize].0)?;
         link = links[link as usize].1;
     }
     Ok(())
+}
+
+/// The number of links of the chain whose last link is `link`.
+fn chain_len(links: &[(u32, u32)], mut link: u32) -> u32 {
+    let mut count = 0;
+    while link != END {
+        count += 1;
+        link = links[link as usize].1;
+    }
+    count
 }
 
 /// The light words a pair judged as lines may hold on one side only, each way: as many as the
@@ -86,9 +107,10 @@ pub(super) struct LineKeys {
     /// crowded heavy word sets.
     heads: MixMap,
     links: Vec<(u32, u32)>,
-    /// The sum of a heavy word set that fewer than [`LISTED_BY_HEAVY_WORDS`] kept texts hold →
-    /// its last link in `sparse_links`, a `(rank, previous link)` chain of those texts.
-    sparse_heads: MixMap,
+    /// The sum of a kept text's heavy words → the kept texts that hold those heavy words: while
+    /// fewer than [`LISTED_BY_HEAVY_WORDS`] do, the last link of their `(rank, previous link)`
+    /// chain in `sparse_links`; from then on [`CROWDED`], and each is listed under its keys.
+    word_sets: MixMap,
     sparse_links: Vec<(u32, u32)>,
     /// Every sum of the other heavy words of a text beside a word with typo keys it alone held
     /// when taken: a probe looks for typos under a sum only when some text has it.
@@ -98,8 +120,6 @@ pub(super) struct LineKeys {
     /// vocabulary's lists of its typo keys, so it costs no entry of its own under each key.
     holder: Vec<u32>,
     rest: Vec<u64>,
-    /// The sum of a kept text's heavy words → how many kept texts hold those heavy words.
-    word_sets: MixMap,
     /// The unit hashes of the light words of the text being listed or probing.
     light: Vec<u64>,
     /// The keys of heavy words a probe tries, each with its `a`.
@@ -117,6 +137,15 @@ fn less_at_most(sum: u64, hashes: &[u64], left: usize, f: &mut dyn FnMut(u64)) {
     }
 }
 
+/// Lengthens `v` to `len` with `value`s (a column of one slot per word, as words come).
+fn lengthen<T: Clone>(v: &mut Vec<T>, len: usize, value: T) -> Result<(), Error> {
+    if v.len() < len {
+        v.try_reserve(len - v.len()).map_err(|_| Error::OutOfMemory)?;
+        v.resize(len, value);
+    }
+    Ok(())
+}
+
 fn push<T>(list: &mut Vec<T>, value: T) -> Result<(), Error> {
     list.try_reserve(1).map_err(|_| Error::OutOfMemory)?;
     list.push(value);
@@ -130,21 +159,27 @@ impl LineKeys {
     /// the texts of a word set that becomes crowded.
     pub(super) fn keep<'w>(&mut self, vocabulary: &Vocabulary, words: &[u32], rank: u32, words_of: &dyn Fn(u32) -> &'w [u32]) -> Result<(), Error> {
         let (heavy, _) = self.split(vocabulary, words);
-        let count = self.word_sets.entry(heavy, 0)?;
-        *count += 1;
-        let kept = *count;
-        if kept < LISTED_BY_HEAVY_WORDS {
-            return append(&mut self.sparse_heads, &mut self.sparse_links, heavy, rank);
+        let last = self.word_sets.get(heavy).unwrap_or(END);
+        if last == CROWDED {
+            return self.list_keys(vocabulary, words, rank);
         }
-        if kept == LISTED_BY_HEAVY_WORDS {
-            let mut link = head(&self.sparse_heads, heavy);
-            while link != END {
-                let (earlier, next) = self.sparse_links[link as usize];
-                self.list_keys(vocabulary, words_of(earlier), earlier)?;
-                link = next;
+        if chain_len(&self.sparse_links, last) + 1 < LISTED_BY_HEAVY_WORDS {
+            if self.sparse_links.len() >= CROWDED as usize {
+                return Err(Error::TooManyElements);
             }
-            self.sparse_heads.remove(heavy);
+            // Room first, so that the set never names a link that failed to be pushed.
+            self.sparse_links.try_reserve(1).map_err(|_| Error::OutOfMemory)?;
+            self.word_sets.replace(heavy, self.sparse_links.len() as u32)?;
+            self.sparse_links.push((rank, last));
+            return Ok(());
         }
+        let mut link = last;
+        while link != END {
+            let (earlier, next) = self.sparse_links[link as usize];
+            self.list_keys(vocabulary, words_of(earlier), earlier)?;
+            link = next;
+        }
+        self.word_sets.replace(heavy, CROWDED)?;
         self.list_keys(vocabulary, words, rank)
     }
 
@@ -162,17 +197,22 @@ impl LineKeys {
         result
     }
 
-    /// How many kept texts hold the heavy words of the text of `words`, and no other.
+    /// How many kept texts hold the heavy words of the text of `words`, and no other, counted
+    /// up to [`LISTED_BY_HEAVY_WORDS`].
     pub(super) fn kept_with_heavy_words_of(&mut self, vocabulary: &Vocabulary, words: &[u32]) -> u32 {
         let (heavy, _) = self.split(vocabulary, words);
-        self.word_sets.get(heavy).unwrap_or(0)
+        match self.word_sets.get(heavy) {
+            None => 0,
+            Some(CROWDED) => LISTED_BY_HEAVY_WORDS,
+            Some(last) => chain_len(&self.sparse_links, last),
+        }
     }
 
     /// Notes that the text of `words`, taken `rank`-th, holds them: `held` counts the texts
     /// taken so far that hold each word, this one among them.
     pub(super) fn count(&mut self, vocabulary: &Vocabulary, words: &[u32], rank: u32, held: &[u32]) -> Result<(), Error> {
-        super::short::extend(&mut self.holder, vocabulary.len(), END)?;
-        super::short::extend(&mut self.rest, vocabulary.len(), 0)?;
+        lengthen(&mut self.holder, vocabulary.len(), END)?;
+        lengthen(&mut self.rest, vocabulary.len(), 0)?;
         let (heavy, _) = self.split(vocabulary, words);
         for &word in words.iter().filter(|&&w| held[w as usize] == 1) {
             self.holder[word as usize] = rank;
@@ -279,12 +319,12 @@ impl LineKeys {
             // A kept text found under a key holds the heavy words of its variant.
             match self.word_sets.get(heavy) {
                 None => continue,
-                Some(kept) if kept < LISTED_BY_HEAVY_WORDS => collect(&self.sparse_heads, &self.sparse_links, heavy, found)?,
-                Some(_) => less_at_most(heavy.wrapping_add(light_sum), &self.light, a, &mut |key| {
+                Some(CROWDED) => less_at_most(heavy.wrapping_add(light_sum), &self.light, a, &mut |key| {
                     if result.is_ok() {
                         result = collect(heads, links, key, found);
                     }
                 }),
+                Some(last) => collect_from(&self.sparse_links, last, found)?,
             }
             result?;
         }
