@@ -51,8 +51,9 @@ if (args.includes('--restart')) {
   const index = TextIndex.load(bytes);
   const loadSeconds = seconds(start);
   start = performance.now();
-  const same = Buffer.from(index.save()).equals(bytes);
-  console.log(JSON.stringify({ loadSeconds, saveSeconds: seconds(start), same, load: load() }));
+  const saved = index.save();
+  const saveSeconds = seconds(start);
+  console.log(JSON.stringify({ loadSeconds, saveSeconds, same: Buffer.from(saved).equals(bytes), load: load() }));
   process.exit(0);
 }
 

@@ -94,6 +94,36 @@ pub(super) struct Vocabulary {
     variants: Vec<u64>,
 }
 
+/// The word a key's chain holds at `at` (its head, or a link's previous) and what comes after
+/// it, or `None` at the chain's end.
+fn step(key_links: &[(u32, u32)], at: u32) -> Option<(u32, u32)> {
+    match at {
+        END => None,
+        _ if at & INLINE != 0 => Some((at & !INLINE, END)),
+        _ => Some(key_links[at as usize]),
+    }
+}
+
+/// How many words the chain ending at `last` lists, counted up to [`TYPO_KEY_WORDS`].
+fn listed_under(key_links: &[(u32, u32)], last: u32) -> usize {
+    let (mut link, mut count) = (last, 0);
+    while let Some((_, previous)) = step(key_links, link) {
+        if count == TYPO_KEY_WORDS {
+            break;
+        }
+        link = previous;
+        count += 1;
+    }
+    count
+}
+
+/// Makes `typo` a neighbour of `word`.
+fn add_neighbour(neighbour_links: &mut Vec<(u32, u32)>, neighbour_head: &mut [u32], word: u32, typo: u32) -> Result<(), Error> {
+    push(neighbour_links, (typo, neighbour_head[word as usize]))?;
+    neighbour_head[word as usize] = neighbour_links.len() as u32 - 1;
+    Ok(())
+}
+
 fn push<T>(v: &mut Vec<T>, value: T) -> Result<(), Error> {
     v.try_reserve(1).map_err(|_| Error::OutOfMemory)?;
     v.push(value);
@@ -308,60 +338,34 @@ impl Vocabulary {
     /// Links the new word `id` to the words listed under `key` and lists it there, unless `key`
     /// lists [`TYPO_KEY_WORDS`] words already: whether it did.
     fn link_under(&mut self, id: u32, key: u64) -> Result<bool, Error> {
-        let last = self.keys.get(key).unwrap_or(END);
-        if self.listed_under(last) == TYPO_KEY_WORDS {
+        // Fields apart, so that the key's entry is read and written with one probe.
+        let Vocabulary { keys, key_links, light, linked_to, neighbour_head, neighbour_links, .. } = self;
+        let head = keys.entry(key, INLINE | id)?;
+        let last = *head;
+        if last == INLINE | id {
+            // The key's first word: no word to link it to.
+            return Ok(true);
+        }
+        if listed_under(key_links, last) == TYPO_KEY_WORDS {
             return Ok(false);
         }
         let mut link = last;
-        while let Some((other, previous)) = self.step(link) {
-            let both_light = self.light[id as usize] && self.light[other as usize];
-            if !both_light && self.linked_to[other as usize] != id {
-                self.add_neighbour(id, other)?;
+        while let Some((other, previous)) = step(key_links, link) {
+            let both_light = light[id as usize] && light[other as usize];
+            if !both_light && linked_to[other as usize] != id {
+                add_neighbour(neighbour_links, neighbour_head, id, other)?;
                 // Marked once on the word's own list, where the marks are cleared from.
-                self.linked_to[other as usize] = id;
-                self.add_neighbour(other, id)?;
+                linked_to[other as usize] = id;
+                add_neighbour(neighbour_links, neighbour_head, other, id)?;
             }
             link = previous;
-        }
-        if last == END {
-            self.keys.replace(key, INLINE | id)?;
-            return Ok(true);
         }
         // Room first, so that the key never names a link that failed to be pushed, nor a link
         // is pushed that the key does not name.
-        self.key_links.try_reserve(1).map_err(|_| Error::OutOfMemory)?;
-        self.keys.replace(key, self.key_links.len() as u32)?;
-        self.key_links.push((id, last));
+        key_links.try_reserve(1).map_err(|_| Error::OutOfMemory)?;
+        *head = key_links.len() as u32;
+        key_links.push((id, last));
         Ok(true)
-    }
-
-    /// The word a key's chain holds at `at` (its head, or a link's previous) and what comes
-    /// after it, or `None` at the chain's end.
-    fn step(&self, at: u32) -> Option<(u32, u32)> {
-        match at {
-            END => None,
-            _ if at & INLINE != 0 => Some((at & !INLINE, END)),
-            _ => Some(self.key_links[at as usize]),
-        }
-    }
-
-    /// How many words the chain ending at `last` lists, counted up to [`TYPO_KEY_WORDS`].
-    fn listed_under(&self, last: u32) -> usize {
-        let (mut link, mut count) = (last, 0);
-        while let Some((_, previous)) = self.step(link) {
-            if count == TYPO_KEY_WORDS {
-                break;
-            }
-            link = previous;
-            count += 1;
-        }
-        count
-    }
-
-    fn add_neighbour(&mut self, word: u32, typo: u32) -> Result<(), Error> {
-        push(&mut self.neighbour_links, (typo, self.neighbour_head[word as usize]))?;
-        self.neighbour_head[word as usize] = self.neighbour_links.len() as u32 - 1;
-        Ok(())
     }
 
     /// The typos of `word`, heavy or common.
@@ -381,7 +385,7 @@ impl Vocabulary {
     pub(super) fn words_under(&self, key: u64) -> impl Iterator<Item = u32> + '_ {
         let mut link = self.keys.get(key).unwrap_or(END);
         core::iter::from_fn(move || {
-            let (word, previous) = self.step(link)?;
+            let (word, previous) = step(&self.key_links, link)?;
             link = previous;
             Some(word)
         })
