@@ -250,6 +250,91 @@ for (const kind of ['single', 'cluster'] as const) {
       }
     }, 60_000);
 
+    it('opens from a snapshot, replaying only the entries after it, and passes over one that is damaged or that the log no longer holds', async () => {
+      const texts = stream(BigInt(kind === 'single' ? 15 : 16), 1200);
+      const name = uniqueName('snapshot');
+      const log = `textindex:{${name}}:log`;
+      const snapshotKey = `textindex:{${name}}:snapshot`;
+      const expected = decideTexts(texts);
+      const ids = (from: number, to: number): Uint32Array => Uint32Array.from({ length: to - from }, (_, q) => from + q);
+      /** Flips one byte of entry `position` of list `key`; restores it when called. */
+      const spoil = async (key: string, position: number, at: number): Promise<() => Promise<unknown>> => {
+        const bytes = (await client.lindexBuffer(key, position))!;
+        const spoilt = Buffer.from(bytes);
+        spoilt[at] = spoilt[at]! ^ 0xff;
+        await client.lset(key, position, spoilt);
+        return () => client.lset(key, position, bytes);
+      };
+      const a = await RedisTextIndex.open({ client, name, replicas });
+      const opened: RedisTextIndex[] = [];
+      const open = async (): Promise<RedisTextIndex> => {
+        const index = await RedisTextIndex.open({ client: other, name, replicas });
+        opened.push(index);
+        return index;
+      };
+      try {
+        for (let start = 0; start < 600; start += 100) await a.decideMany(ids(start, start + 100), texts.slice(start, start + 100));
+        const report = await a.snapshot();
+        expect({ ...report, bytes: report.bytes > 0 }).toEqual({ position: 6, bytes: true, named: true });
+        // The same position again leaves the first one named.
+        expect((await a.snapshot()).named).toBe(false);
+        for (let start = 600; start < 900; start += 100) await a.decideMany(ids(start, start + 100), texts.slice(start, start + 100));
+
+        // The log's first entry spoilt: an open from the snapshot never reads it, and goes on as
+        // one run over every text decides; ids decided before the snapshot are answered as then.
+        const restore = await spoil(log, 0, 40);
+        const b = await open();
+        expect(await b.decided()).toBe(900);
+        const rest = await b.decideMany(ids(900, 1200), texts.slice(900, 1200));
+        expect(Array.from(rest.representative)).toEqual(Array.from(expected.representative.subarray(900)));
+        const again = await b.decideMany(ids(0, 100), texts.slice(0, 100), { known: 'answer' });
+        expect(Array.from(again.representative)).toEqual(Array.from(expected.representative.subarray(0, 100)));
+        expect(Array.from(again.similarity)).toEqual(Array.from(expected.similarity.subarray(0, 100)));
+        expect(Array.from(again.representative).some((r, q) => r !== q)).toBe(true);
+        expect(await b.decided()).toBe(1200);
+        // Without the snapshot, an open replays the log and finds the spoilt entry.
+        const named = (await client.get(snapshotKey))!;
+        await client.rename(snapshotKey, `${snapshotKey}-aside`);
+        await expectRejects(RedisTextIndex.open({ client, name }), 'corrupt', /at position 0/);
+        await client.rename(`${snapshotKey}-aside`, snapshotKey);
+        await restore();
+
+        // A snapshot whose bytes were changed is passed over: the log is replayed.
+        const [, id] = named.split(' ');
+        await spoil(`${snapshotKey}:${id}`, 0, 100);
+        const c = await open();
+        expect(await c.decided()).toBe(1200);
+        expect(await c.query(texts[1000]!)).toEqual(await b.query(texts[1000]!));
+
+        // A snapshot past a cut log: repair() drops it, and an open replays what is left (b's 300
+        // texts went as one entry).
+        expect((await c.snapshot()).position).toBe(10);
+        await spoil(log, 8, 40);
+        expect(await c.repair()).toEqual({ entries: 8, dropped: 2, head: false });
+        expect(await client.exists(snapshotKey)).toBe(0);
+        const d = await open();
+        expect(await d.decided()).toBe(800);
+        const tail = await d.decideMany(ids(800, 1200), texts.slice(800, 1200));
+        expect(Array.from(tail.representative)).toEqual(Array.from(expected.representative.subarray(800)));
+        // A snapshot the log no longer holds (cut under it without repair()) is found by the
+        // chain of the first entry after it, and the log is replayed from its start.
+        const e = await open();
+        expect((await e.snapshot()).position).toBe(9);
+        const [eighth] = await client.lrangeBuffer(log, 7, 7);
+        await client.ltrim(log, 0, 6);
+        await client.set(`textindex:{${name}}:head`, Buffer.from(eighth!.subarray(0, 16)));
+        const more = stream(17n, 300).map((t) => `${t} again`);
+        for (let start = 0; start < 300; start += 100) await d.decideMany(ids(2000 + start, 2100 + start), more.slice(start, start + 100));
+        expect(await client.llen(log)).toBe(10);
+        const f = await open();
+        expect(await f.decided()).toBe(await d.decided());
+        expect(await f.size()).toBe(await d.size());
+      } finally {
+        a.close();
+        for (const index of opened) index.close();
+      }
+    }, 120_000);
+
     it('refuses options it does not know and templates other than the stored ones', async () => {
       const name = uniqueName('options');
       await expect(RedisTextIndex.open({ client, name, treshold: 1 } as never)).rejects.toThrow(/unknown option 'treshold' of RedisTextIndex.open/);

@@ -13,7 +13,7 @@ import { checkDecideMany, checkId, type TextQueryResult } from '../shared/text-i
 import { checkOptions, describe, optionKeys } from '../shared/validate.js';
 import { TextIndex } from '../wasm/text-index.js';
 import { checkClient, checkName, optionalInteger } from './options.js';
-import { IndexReplica, LogIndex, SharedLog, answersKnown, type LogDecideOptions, type LogRepairReport, type SharedLogSettings } from './shared-log.js';
+import { IndexReplica, LogIndex, SharedLog, answersKnown, type LogDecideOptions, type LogRepairReport, type SharedLogSettings, type SnapshotReport } from './shared-log.js';
 
 /** Options of {@link RedisTextIndex.open}. */
 export interface RedisTextIndexOptions {
@@ -62,8 +62,8 @@ const LOG_FORMAT = '1';
 
 /** A `TextIndex` reading the log's items as UTF-8 texts. */
 class TextReplica extends IndexReplica<TextIndex> {
-  constructor(templates: 'keep' | 'remove') {
-    super(new TextIndex({ templates }));
+  save(): Uint8Array {
+    return this.index.save();
   }
 
   decideMany(ids: Uint32Array, items: readonly Buffer[]): MinHashDecisions {
@@ -173,6 +173,25 @@ export class RedisTextIndex extends LogIndex<TextReplica> {
     this.checkOpen();
     return this.log.read('decided', (replica) => replica.index.decided);
   }
+
+  /**
+   * Saves this process's replica, brought to the log's end, as the index's snapshot (its
+   * `TextIndex` save format, some 100 bytes per short text, stored beside the log): processes
+   * that open the index afterwards load it and replay only the entries written after it, instead
+   * of the whole log. Writers go on meanwhile (no lock is held). A snapshot that no longer
+   * matches the log (cut by `repair()`, or lost in a failover while the log was not) is found
+   * when the index is opened, and the log is replayed from its start instead; one that does not
+   * read is passed over likewise. Take one now and then (every few hundred thousand texts, say):
+   * the log itself stays whole.
+   *
+   * @returns the log position the snapshot holds, its bytes, and whether it is the index's
+   * snapshot now (`false` when one of this position or a later one already was).
+   * @throws {RedisIndexError} when Redis fails.
+   */
+  async snapshot(): Promise<SnapshotReport> {
+    this.checkOpen();
+    return this.log.snapshot('snapshot');
+  }
 }
 
 /** The settings of the log of a text index, from the options of `open` (checked). */
@@ -197,7 +216,15 @@ function textLogSettings(options: RedisTextIndexOptions, operation: string): { n
       lockFor: optionalInteger(opts.lockFor, 'options.lockFor', 1, 3_600_000, 30_000),
       noun: 'text',
       operation,
-      replica: (description) => new TextReplica(description.templates === 'remove' ? 'remove' : 'keep'),
+      replica: (description) => new TextReplica(new TextIndex({ templates: description.templates === 'remove' ? 'remove' : 'keep' })),
+      load: (description, bytes) => {
+        const index = TextIndex.load(bytes);
+        if (index.templates !== description.templates) {
+          index.free();
+          throw new RangeError(`the snapshot decides with templates '${index.templates}', the index with '${description.templates}'`);
+        }
+        return new TextReplica(index);
+      },
     },
   };
 }

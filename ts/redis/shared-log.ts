@@ -6,6 +6,7 @@
  * only its replica (how it decides, adds and removes items given as bytes) and its public class.
  */
 
+import { randomBytes } from 'node:crypto';
 import type { Cluster, Redis } from 'ioredis';
 import type { MinHashDecisions } from '../shared/decide.js';
 import { checkId } from '../shared/text-index.js';
@@ -16,6 +17,7 @@ import { checkReplicas, connectionsBefore, waitForReplicas } from './replicas.js
 import { Deadline, send } from './requests.js';
 import { Script } from './scripts.js';
 import { APPEND, CHAIN_BYTES, CONFIRM, DESCRIBE, GENESIS, HEAD, TRUNCATE, decodeEntry, encodeEntry, type LogEntry } from './log-format.js';
+import { DROP_SNAPSHOT, NAME_SNAPSHOT, PUSH_PIECE, SNAPSHOT_PIECE, UNNAMED_SECONDS, decodeSnapshot, encodeSnapshot, parseSnapshotName, snapshotName, type Snapshot } from './snapshot.js';
 
 /**
  * This process's copy of an index, as a method keeps it in memory. Items travel as bytes (one
@@ -30,6 +32,8 @@ export interface Replica {
   has(id: number): boolean;
   readonly size: number;
   free(): void;
+  /** The replica in its method's save format, for a snapshot (a method without one has none). */
+  save?(): Uint8Array;
 }
 
 /** The in-memory index of a method, as much of it as every replica uses alike. */
@@ -80,6 +84,18 @@ export interface SharedLogSettings<R extends Replica> {
   readonly operation: string;
   /** A new, empty replica for the stored description. */
   readonly replica: (description: Readonly<Record<string, string>>) => R;
+  /** The replica a snapshot saved (`Replica.save`), for the stored description; throws for bytes that are none. */
+  readonly load?: (description: Readonly<Record<string, string>>, bytes: Uint8Array) => R;
+}
+
+/** What {@link SharedLog.snapshot} wrote. */
+export interface SnapshotReport {
+  /** Entries of the log the snapshot holds. */
+  readonly position: number;
+  /** Its bytes. */
+  readonly bytes: number;
+  /** Whether it is the index's snapshot now (`false`: one of this position or a later one was already). */
+  readonly named: boolean;
 }
 
 /** What {@link SharedLog.repair} found and did. */
@@ -113,6 +129,11 @@ const HEAD_SCRIPT = new Script(HEAD);
 const CONFIRM_SCRIPT = new Script(CONFIRM);
 const TRUNCATE_SCRIPT = new Script(TRUNCATE);
 const DESCRIBE_SCRIPT = new Script(DESCRIBE);
+const PUSH_PIECE_SCRIPT = new Script(PUSH_PIECE);
+const NAME_SNAPSHOT_SCRIPT = new Script(NAME_SNAPSHOT);
+const DROP_SNAPSHOT_SCRIPT = new Script(DROP_SNAPSHOT);
+/** Pieces of a snapshot read by one request (32 MB). */
+const READ_PIECES = 4;
 
 /** A batch being written: its answers so far, and the entries of it appended, in order (`to`: the batch's items up to it). */
 interface Recent {
@@ -139,7 +160,7 @@ export class SharedLog<R extends Replica> {
   readonly description: Readonly<Record<string, string>>;
   readonly #settings: SharedLogSettings<R>;
   readonly #client: Redis | Cluster;
-  readonly #keys: { log: string; head: string; lock: string };
+  readonly #keys: { log: string; head: string; lock: string; snapshot: string };
   readonly #make: () => R;
   /** The replica and the log position it has reached. */
   #local: R;
@@ -168,7 +189,7 @@ export class SharedLog<R extends Replica> {
     this.#client = settings.client;
     this.description = description;
     const base = `${settings.prefix}:{${settings.name}}`;
-    this.#keys = { log: `${base}:log`, head: `${base}:head`, lock: `${base}:lock` };
+    this.#keys = { log: `${base}:log`, head: `${base}:head`, lock: `${base}:lock`, snapshot: `${base}:snapshot` };
     this.#make = make;
     this.#local = make();
   }
@@ -208,6 +229,7 @@ export class SharedLog<R extends Replica> {
     const log = new SharedLog<R>(settings, stored, () => settings.replica(stored));
     if (!replay) return log;
     try {
+      await log.#loadSnapshot(operation);
       await log.#sync(operation);
     } catch (error) {
       log.close();
@@ -330,6 +352,42 @@ export class SharedLog<R extends Replica> {
   }
 
   /**
+   * Saves the replica, brought to the log's end, as the index's snapshot: later opens load it
+   * and replay only the entries after it. Written without the lock (writers go on meanwhile),
+   * in pieces to a list of its own, then named unless a snapshot of this position or a later one
+   * is named already.
+   */
+  snapshot(operation: string): Promise<SnapshotReport> {
+    this.#checkOpen();
+    if (this.#local.save === undefined) throw new TypeError(`this index has no snapshots`);
+    return this.#turnOf(async () => {
+      await this.#sync(operation);
+      const position = this.#length;
+      const bytes = encodeSnapshot({ position, chain: this.#chain, replica: this.#local.save!(), removed: this.#removed.entries() });
+      const id = randomBytes(16).toString('hex');
+      const list = `${this.#keys.snapshot}:${id}`;
+      for (let piece = 0; piece * SNAPSHOT_PIECE < bytes.length; piece++) {
+        const part = bytes.subarray(piece * SNAPSHOT_PIECE, (piece + 1) * SNAPSHOT_PIECE);
+        const held = Number(await this.#request(operation, (d) => send(this.#client, d, () => PUSH_PIECE_SCRIPT.run(this.#client, [list], [Buffer.from(String(piece)), part, Buffer.from(String(UNNAMED_SECONDS))]))));
+        if (held !== piece + 1) throw new RedisIndexError(operation, new Error(`the snapshot being written holds ${held} pieces where ${piece + 1} were sent (it expired?): take it again`), false);
+      }
+      for (;;) {
+        const now = (await this.#request(operation, (d) => send(this.#client, d, () => this.#client.get(this.#keys.snapshot)))) ?? '';
+        const named = parseSnapshotName(now);
+        const old = named === undefined ? list : `${this.#keys.snapshot}:${named.id}`;
+        const answer = Number(
+          await this.#request(operation, (d) =>
+            send(this.#client, d, () => NAME_SNAPSHOT_SCRIPT.run(this.#client, [this.#keys.snapshot, list, old], [Buffer.from(now), Buffer.from(snapshotName(position, id)), Buffer.from(String(position))])),
+          ),
+        );
+        if (answer === 3) throw new RedisIndexError(operation, new Error('the snapshot being written expired before it was named: take it again'), false);
+        // 0: another snapshot was named between the read and the script; read it again.
+        if (answer !== 0) return { position, bytes: bytes.length, named: answer === 1 };
+      }
+    });
+  }
+
+  /**
    * Checks every entry of the log and cuts it before the first one that cannot be read (with
    * every entry after it: the ones after were decided knowing it), then sets the head to the last
    * entry kept. Run it when a call failed with kind `'corrupt'`. It holds the lock, so writers
@@ -377,6 +435,7 @@ export class SharedLog<R extends Replica> {
             ),
           );
           if (Number(cut) !== 1) throw new RedisIndexError('repair', new Error('the log changed while it was read (a write not under the lock?): run repair() again'), false);
+          await this.#dropSnapshotPast(good);
           this.#rebuild();
           await this.#sync('repair');
         }
@@ -620,6 +679,62 @@ export class SharedLog<R extends Replica> {
     this.#removed.clear();
   }
 
+  /**
+   * Loads the index's snapshot, if it has one that reads, as the replica at its position (the
+   * next sync checks that the log goes on from it, else rebuilds the replica from the start). A
+   * snapshot that does not read is passed over: the log holds everything it does.
+   */
+  async #loadSnapshot(operation: string): Promise<void> {
+    const load = this.#settings.load;
+    if (load === undefined) return;
+    const snapshot = await this.#readSnapshot(operation);
+    if (snapshot === undefined) return;
+    let replica: R;
+    try {
+      replica = load(this.description, snapshot.replica);
+    } catch {
+      return;
+    }
+    this.#local.free();
+    this.#local = replica;
+    this.#length = snapshot.position;
+    this.#chain = snapshot.chain;
+    for (const [id, representative, similarity] of snapshot.removed) this.#removed.set(id, representative, similarity);
+  }
+
+  /** The snapshot `…:snapshot` names, or `undefined` for none (or one that does not read, twice: a later one, named meanwhile, deletes it). */
+  async #readSnapshot(operation: string): Promise<Snapshot | undefined> {
+    for (let attempt = 0; attempt < 2; attempt++) {
+      let named: ReturnType<typeof parseSnapshotName>;
+      try {
+        named = parseSnapshotName((await send(this.#client, new Deadline(this.#settings.timeout), () => this.#client.get(this.#keys.snapshot))) ?? '');
+      } catch (error) {
+        // A key of another type names no snapshot; Redis failing fails the call.
+        if (error instanceof Error && error.message.startsWith('WRONGTYPE')) return undefined;
+        throw indexError(operation, error, false);
+      }
+      if (named === undefined) return undefined;
+      const list = `${this.#keys.snapshot}:${named.id}`;
+      const pieces: Buffer[] = [];
+      for (;;) {
+        const raw = await this.#request(operation, (d) => send(this.#client, d, () => this.#client.lrangeBuffer(list, pieces.length, pieces.length + READ_PIECES - 1)));
+        pieces.push(...raw);
+        if (raw.length < READ_PIECES) break;
+      }
+      const snapshot = decodeSnapshot(Buffer.concat(pieces));
+      if (typeof snapshot !== 'string') return snapshot;
+    }
+    return undefined;
+  }
+
+  /** Deletes the snapshot if it holds more than the log's first `entries` entries (a cut log). */
+  async #dropSnapshotPast(entries: number): Promise<void> {
+    const now = (await this.#request('repair', (d) => send(this.#client, d, () => this.#client.get(this.#keys.snapshot)))) ?? '';
+    const named = parseSnapshotName(now);
+    if (named === undefined || named.position <= entries) return;
+    await this.#request('repair', (d) => send(this.#client, d, () => DROP_SNAPSHOT_SCRIPT.run(this.#client, [this.#keys.snapshot, `${this.#keys.snapshot}:${named.id}`], [Buffer.from(now)])));
+  }
+
   /** The log's length and head. @throws {CorruptKey} for a corrupt log or head. */
   async #head(deadline: Deadline): Promise<Head> {
     const reply = await send(this.#client, deadline, () => HEAD_SCRIPT.run(this.#client, [this.#keys.log, this.#keys.head], []));
@@ -717,6 +832,11 @@ class RemovedItems {
   clear(): void {
     this.#slot.clear();
     this.#free.length = 0;
+  }
+
+  /** Every id held, with its representative and similarity. */
+  entries(): [id: number, representative: number, similarity: number][] {
+    return Array.from(this.#slot, ([id, slot]) => [id, this.#representative[slot]!, this.#similarity[slot]!]);
   }
 }
 

@@ -1,0 +1,134 @@
+/**
+ * Snapshots of a shared log (`shared-log.ts`): a replica saved at a position of the log, so that a
+ * process opening the index loads it and replays only the entries after it, rather than the
+ * whole history. A snapshot is a cache of the log, never its replacement: the log stays whole,
+ * and a snapshot that does not match it (the log was cut by `repair()` below its position, or
+ * rewritten by a failover) is found by the chain of the first entry after it, and the replica is
+ * then rebuilt from the log's start.
+ *
+ * Bytes: magic `89 53 48 53 4E 50 0D 0A` (`\x89SHSNP\r\n`), version (u16, 1), 0 (u16), the log
+ * position (u32: entries applied), the chain value of the last of them (16 bytes), the replica's
+ * byte count (u32), the count of items removed as near-duplicates (u32), the replica's bytes (its
+ * method's save format), per removed item its id, representative (u32 each) and similarity (f64),
+ * then SHA-256 over every byte before it. All integers little-endian.
+ *
+ * In Redis: `…:snapshot` holds `position id`, naming the list `…:snapshot:id` of the snapshot's
+ * bytes in pieces of {@link SNAPSHOT_PIECE} bytes. A new snapshot is written to a list of its
+ * own (which expires unless the swap below names it, so a writer that dies leaves nothing for
+ * good), then named by one script if no snapshot of a later position was named meanwhile.
+ */
+
+import { createHash } from 'node:crypto';
+import { CHAIN_BYTES } from './log-format.js';
+
+const MAGIC = Buffer.from([0x89, 0x53, 0x48, 0x53, 0x4e, 0x50, 0x0d, 0x0a]);
+const VERSION = 1;
+const HEADER_BYTES = 8 + 2 + 2 + 4 + CHAIN_BYTES + 4 + 4;
+const DIGEST_BYTES = 32;
+const REMOVED_BYTES = 16;
+
+/** Bytes of each piece of a snapshot in Redis (one request each). */
+export const SNAPSHOT_PIECE = 8 << 20;
+/** Seconds a snapshot's list lives before it is named (a writer that died leaves it to expire). */
+export const UNNAMED_SECONDS = 3600;
+
+/** A replica's state at a log position. */
+export interface Snapshot {
+  /** Entries of the log applied. */
+  readonly position: number;
+  /** The chain value of the last of them. */
+  readonly chain: Buffer;
+  /** The replica in its method's save format. */
+  readonly replica: Uint8Array;
+  /** Ids removed as near-duplicates, with their representatives and similarities. */
+  readonly removed: ReadonlyArray<readonly [id: number, representative: number, similarity: number]>;
+}
+
+/** `snapshot` as bytes. */
+export function encodeSnapshot(snapshot: Snapshot): Buffer {
+  const { position, chain, replica, removed } = snapshot;
+  const out = Buffer.alloc(HEADER_BYTES + replica.length + REMOVED_BYTES * removed.length + DIGEST_BYTES);
+  MAGIC.copy(out, 0);
+  out.writeUInt16LE(VERSION, 8);
+  out.writeUInt32LE(position, 12);
+  chain.copy(out, 16);
+  out.writeUInt32LE(replica.length, 16 + CHAIN_BYTES);
+  out.writeUInt32LE(removed.length, 20 + CHAIN_BYTES);
+  out.set(replica, HEADER_BYTES);
+  let at = HEADER_BYTES + replica.length;
+  for (const [id, representative, similarity] of removed) {
+    out.writeUInt32LE(id, at);
+    out.writeUInt32LE(representative, at + 4);
+    out.writeDoubleLE(similarity, at + 8);
+    at += REMOVED_BYTES;
+  }
+  createHash('sha256').update(out.subarray(0, at)).digest().copy(out, at);
+  return out;
+}
+
+/** The snapshot in `bytes`, or a sentence saying why they are none (damaged, or of another version). */
+export function decodeSnapshot(bytes: Buffer): Snapshot | string {
+  if (bytes.length < HEADER_BYTES + DIGEST_BYTES || !bytes.subarray(0, 8).equals(MAGIC)) return 'it does not begin as a snapshot';
+  if (bytes.readUInt16LE(8) !== VERSION) return `it is of version ${bytes.readUInt16LE(8)}, not ${VERSION}`;
+  const replicaBytes = bytes.readUInt32LE(16 + CHAIN_BYTES);
+  const removedCount = bytes.readUInt32LE(20 + CHAIN_BYTES);
+  const end = HEADER_BYTES + replicaBytes + REMOVED_BYTES * removedCount;
+  if (bytes.length !== end + DIGEST_BYTES) return `it holds ${bytes.length} bytes where its header gives ${end + DIGEST_BYTES}`;
+  if (!createHash('sha256').update(bytes.subarray(0, end)).digest().equals(bytes.subarray(end))) return 'its checksum does not match its bytes';
+  const removed: [number, number, number][] = [];
+  for (let at = HEADER_BYTES + replicaBytes; at < end; at += REMOVED_BYTES) {
+    removed.push([bytes.readUInt32LE(at), bytes.readUInt32LE(at + 4), bytes.readDoubleLE(at + 8)]);
+  }
+  return {
+    position: bytes.readUInt32LE(12),
+    chain: Buffer.from(bytes.subarray(16, 16 + CHAIN_BYTES)),
+    replica: bytes.subarray(HEADER_BYTES, HEADER_BYTES + replicaBytes),
+    removed,
+  };
+}
+
+/** `…:snapshot`'s value for the snapshot of `position` in list `id`. */
+export function snapshotName(position: number, id: string): string {
+  return `${position} ${id}`;
+}
+
+/** The position and list id `…:snapshot` names, or `undefined` for a value that names none. */
+export function parseSnapshotName(value: string): { position: number; id: string } | undefined {
+  const match = /^(\d+) ([0-9a-f]{32})$/.exec(value);
+  return match === null ? undefined : { position: Number(match[1]), id: match[2]! };
+}
+
+/**
+ * Names the snapshot of list `KEYS[2]` (`ARGV[2]`, its `position id`) in `KEYS[1]` if that still
+ * names `ARGV[1]` (empty: nothing), the list `KEYS[3]`, and if that one is not of a later
+ * position (`ARGV[3]` this one's): the new list is kept for good and the old one deleted.
+ * Answers 1 when named; 2 when a snapshot of this position or a later one is named (the new list
+ * is deleted); 0 when `KEYS[1]` changed meanwhile (read it again); 3 when the new list is gone
+ * (it expired before it was named).
+ */
+export const NAME_SNAPSHOT = `local now = redis.call('GET', KEYS[1]) or ''
+if now ~= ARGV[1] then return 0 end
+if redis.call('EXISTS', KEYS[2]) == 0 then return 3 end
+local named = tonumber(string.match(now, '^(%d+) ') or '-1')
+if named >= tonumber(ARGV[3]) then
+  redis.call('DEL', KEYS[2])
+  return 2
+end
+redis.call('PERSIST', KEYS[2])
+redis.call('SET', KEYS[1], ARGV[2])
+if now ~= '' and KEYS[3] ~= KEYS[2] then redis.call('DEL', KEYS[3]) end
+return 1`;
+
+/**
+ * Appends piece `ARGV[1]` (counted from 0), `ARGV[2]`, to the snapshot list `KEYS[1]` unless it
+ * holds it already (a request re-sent after its reply was lost), and lets the list live
+ * `ARGV[3]` seconds more. Answers the list's length.
+ */
+export const PUSH_PIECE = `if redis.call('LLEN', KEYS[1]) == tonumber(ARGV[1]) then redis.call('RPUSH', KEYS[1], ARGV[2]) end
+redis.call('EXPIRE', KEYS[1], ARGV[3])
+return redis.call('LLEN', KEYS[1])`;
+
+/** Deletes the snapshot name `KEYS[1]` and its list `KEYS[2]` if the name is still `ARGV[1]`. Answers 1 when deleted. */
+export const DROP_SNAPSHOT = `if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+redis.call('DEL', KEYS[1], KEYS[2])
+return 1`;
