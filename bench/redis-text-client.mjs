@@ -1,9 +1,11 @@
 // One client process of bench/redis-text.mjs: decides its share of the texts through a
-// RedisTextIndex, or queries it, or opens it (replaying the log), and prints what it measured as
-// one JSON line: items, wall and CPU milliseconds, and the bytes its connections moved.
+// RedisTextIndex, or queries it, or opens it (from its snapshot if it has one, else replaying the
+// log), or opens it and takes a snapshot, and prints what it measured as one JSON line: items,
+// wall and CPU milliseconds, and the bytes its connections moved (`snapshot`: of the snapshot
+// alone, and its bytes).
 //
 // node bench/redis-text-client.mjs <json job>
-//   job: { url, name, op: 'decide' | 'query' | 'open', file, batch, replicas }
+//   job: { url, name, op: 'decide' | 'query' | 'open' | 'snapshot', file, batch, replicas }
 //   file: JSON of { ids: number[], texts: string[] } (decide) or { texts: string[] } (query)
 
 import { readFileSync } from 'node:fs';
@@ -32,6 +34,7 @@ let cpu = process.cpuUsage();
 let bytes = bytesMoved();
 const index = await RedisTextIndex.open({ client, name: job.name, replicas: job.replicas ?? 0, timeout: 30_000, lockFor: 120_000 });
 if (job.op !== 'open') {
+  // What is timed is the operation, not the open before it.
   start = performance.now();
   cpu = process.cpuUsage();
   bytes = bytesMoved();
@@ -56,6 +59,9 @@ if (job.op === 'decide') {
     await index.query(text);
     result.items++;
   }
+} else if (job.op === 'snapshot') {
+  result.snapshotBytes = (await index.snapshot()).bytes;
+  result.items = await index.decided();
 } else {
   result.items = await index.decided();
 }

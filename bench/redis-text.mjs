@@ -11,7 +11,7 @@
 //   against `TextIndex.query` of the same lines on the in-process index: client CPU and bytes per
 //   query;
 // - open: a new process opening the index (it replays the whole log), against the in-process
-//   fill;
+//   fill; then a snapshot taken by another process, and an open that loads it;
 // - the masters' memory per text.
 // Prints the load beside each figure and writes bench/results/redis-text-<time>.json.
 
@@ -115,6 +115,20 @@ try {
   const opened = await client({ url: servers.url, name, op: 'open' });
   results.open = { ms: opened.ms, bytes: opened.read + opened.written, ratioToFill: opened.ms / fillMs };
   console.log(`open (replays the log): ${(opened.ms / 1000).toFixed(1)} s, ${(results.open.bytes / 2 ** 20).toFixed(0)} MB read; ${results.open.ratioToFill.toFixed(2)}× the in-process fill (load ${load()})`);
+
+  const memoryBeforeSnapshot = await mastersMemory(servers);
+  const snapshot = await client({ url: servers.url, name, op: 'snapshot', replicas });
+  results.snapshot = { ms: snapshot.ms, bytes: snapshot.snapshotBytes, mastersMemoryPerText: ((await mastersMemory(servers)) - memoryBeforeSnapshot) / N };
+  console.log(
+    `snapshot (by a process that opened the index): ${(snapshot.ms / 1000).toFixed(2)} s, ${(snapshot.snapshotBytes / 2 ** 20).toFixed(0)} MB, ` +
+      `${results.snapshot.mastersMemoryPerText.toFixed(0)} B per text more on the masters (load ${load()})`,
+  );
+  const fromSnapshot = await client({ url: servers.url, name, op: 'open' });
+  results.openFromSnapshot = { ms: fromSnapshot.ms, bytes: fromSnapshot.read + fromSnapshot.written, ratioToReplay: fromSnapshot.ms / opened.ms };
+  console.log(
+    `open (loads the snapshot): ${(fromSnapshot.ms / 1000).toFixed(2)} s, ${(results.openFromSnapshot.bytes / 2 ** 20).toFixed(0)} MB read; ` +
+      `${results.openFromSnapshot.ratioToReplay.toFixed(2)}× the replay's time (load ${load()})`,
+  );
 } finally {
   await servers.stop();
   rmSync(scratch, { recursive: true, force: true });

@@ -86,7 +86,8 @@ class TextReplica extends IndexReplica<TextIndex> {
  * over batches from any processes equals `decideTexts` over all their texts in the order they
  * were decided. Every process keeps a replica of the whole index in memory (as much as a
  * `TextIndex` holding every text decided) and replays the others' changes before each call;
- * opening an index replays its whole log.
+ * opening an index replays its whole log, or loads its last `snapshot()` and replays what came
+ * after it.
  */
 export class RedisTextIndex extends LogIndex<TextReplica> {
   /** Whether template siblings are kept (`'keep'`) or removed too, as stored when it was created. */
@@ -98,7 +99,8 @@ export class RedisTextIndex extends LogIndex<TextReplica> {
   }
 
   /**
-   * Opens index `options.name`, creating it when it does not exist, and replays its log.
+   * Opens index `options.name`, creating it when it does not exist, and replays its log (after its
+   * snapshot, when it has one).
    *
    * @throws {TypeError | RangeError} for invalid options, or options that contradict those the
    * index was created with.
