@@ -15,6 +15,7 @@ import type { Cluster, Redis } from 'ioredis';
 import { TextIndex, decideTexts, init } from '../../ts/index.js';
 import { RedisIndexError, RedisTextIndex, connectRedis } from '../../ts/redis/index.js';
 import { APPEND, CONFIRM, TRUNCATE, decodeEntry } from '../../ts/redis/log-format.js';
+import { NAME_SNAPSHOT } from '../../ts/redis/snapshot.js';
 import { SplitMix64 } from '../oracle.js';
 import { aroundScripts, clientOf, uniqueName, useClients, useLossyRelay, useServers } from './servers.js';
 
@@ -334,6 +335,66 @@ for (const kind of ['single', 'cluster'] as const) {
         for (const index of opened) index.close();
       }
     }, 120_000);
+
+    it('names a snapshot once though its naming is sent twice, refuses one whose log was cut while it was written, and passes over one whose answers were changed', async () => {
+      const texts = stream(BigInt(kind === 'single' ? 18 : 19), 400);
+      const name = uniqueName('naming');
+      const log = `textindex:{${name}}:log`;
+      const snapshotKey = `textindex:{${name}}:snapshot`;
+      let mode: 'twice' | 'cut' | undefined;
+      const around = aroundScripts(client, [NAME_SNAPSHOT], async (script, run) => {
+        if (script !== NAME_SNAPSHOT || mode === undefined) return run();
+        if (mode === 'twice') {
+          // Run, its reply lost, and sent again.
+          await run();
+          return run();
+        }
+        mode = undefined;
+        const [first] = await client.lrangeBuffer(log, 0, 0);
+        await client.ltrim(log, 0, 0);
+        await client.set(`textindex:{${name}}:head`, Buffer.from(first!.subarray(16, 32)));
+        return run();
+      });
+      const a = await RedisTextIndex.open({ client: around, name, replicas });
+      const flip = async (key: string, position: number, at: (length: number) => number): Promise<() => Promise<unknown>> => {
+        const bytes = (await client.lindexBuffer(key, position))!;
+        const spoilt = Buffer.from(bytes);
+        spoilt[at(bytes.length)] = spoilt[at(bytes.length)]! ^ 0xff;
+        await client.lset(key, position, spoilt);
+        return () => client.lset(key, position, bytes);
+      };
+      try {
+        for (let start = 0; start < 300; start += 100) await a.decideMany(Uint32Array.from({ length: 100 }, (_, q) => start + q), texts.slice(start, start + 100));
+        mode = 'twice';
+        expect(await a.snapshot()).toMatchObject({ position: 3, named: true });
+        mode = undefined;
+        const [, id] = (await client.get(snapshotKey))!.split(' ');
+        expect([await client.exists(`${snapshotKey}:${id}`), await client.ttl(`${snapshotKey}:${id}`)]).toEqual([1, -1]);
+
+        // The answers of removed ids (the snapshot's last bytes but its checksum) changed: the
+        // snapshot is passed over, so an open replays the log, and meets its spoilt first entry.
+        const restoreSnapshot = await flip(`${snapshotKey}:${id}`, 0, (length) => length - 40);
+        const restoreLog = await flip(log, 0, () => 40);
+        await expectRejects(RedisTextIndex.open({ client: other, name }), 'corrupt', /at position 0/);
+        await restoreSnapshot();
+        const b = await RedisTextIndex.open({ client: other, name });
+        expect(await b.decided()).toBe(300);
+        b.close();
+        await restoreLog();
+
+        // The log cut (to its first entry) between the snapshot's pieces and its naming: refused,
+        // and repair() then drops the snapshot named before, which the log no longer holds.
+        await a.decideMany(Uint32Array.from({ length: 100 }, (_, q) => 300 + q), texts.slice(300, 400));
+        mode = 'cut';
+        await expectRejects(a.snapshot(), 'failed', /the log was cut while the snapshot was written/);
+        expect(await client.get(snapshotKey)).toMatch(/^3 /);
+        expect((await a.repair()).entries).toBe(1);
+        expect(await client.exists(snapshotKey)).toBe(0);
+        expect(await client.keys(`textindex:{${name}}:snapshot*`)).toEqual([]);
+      } finally {
+        a.close();
+      }
+    }, 60_000);
 
     it('refuses options it does not know and templates other than the stored ones', async () => {
       const name = uniqueName('options');

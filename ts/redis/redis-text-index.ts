@@ -181,7 +181,7 @@ export class RedisTextIndex extends LogIndex<TextReplica> {
    * `TextIndex` save format, some 100 bytes per short text, stored beside the log): processes
    * that open the index afterwards load it and replay only the entries written after it, instead
    * of the whole log. Writers go on meanwhile (no lock is held). A snapshot that no longer
-   * matches the log (cut by `repair()`, or lost in a failover while the log was not) is found
+   * matches the log (cut by `repair()` or by hand, or otherwise rewritten) is found
    * when the index is opened, and the log is replayed from its start instead; one that does not
    * read is passed over likewise. Take one now and then (every few hundred thousand texts, say):
    * the log itself stays whole.

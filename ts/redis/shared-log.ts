@@ -371,16 +371,19 @@ export class SharedLog<R extends Replica> {
         const held = Number(await this.#request(operation, (d) => send(this.#client, d, () => PUSH_PIECE_SCRIPT.run(this.#client, [list], [Buffer.from(String(piece)), part, Buffer.from(String(UNNAMED_SECONDS))]))));
         if (held !== piece + 1) throw new RedisIndexError(operation, new Error(`the snapshot being written holds ${held} pieces where ${piece + 1} were sent (it expired?): take it again`), false);
       }
+      const name = snapshotName(position, id, this.#chain);
       for (;;) {
         const now = (await this.#request(operation, (d) => send(this.#client, d, () => this.#client.get(this.#keys.snapshot)))) ?? '';
+        if (now === name) return { position, bytes: bytes.length, named: true };
         const named = parseSnapshotName(now);
         const old = named === undefined ? list : `${this.#keys.snapshot}:${named.id}`;
         const answer = Number(
           await this.#request(operation, (d) =>
-            send(this.#client, d, () => NAME_SNAPSHOT_SCRIPT.run(this.#client, [this.#keys.snapshot, list, old], [Buffer.from(now), Buffer.from(snapshotName(position, id)), Buffer.from(String(position))])),
+            send(this.#client, d, () => NAME_SNAPSHOT_SCRIPT.run(this.#client, [this.#keys.snapshot, list, old, this.#keys.log], [Buffer.from(now), Buffer.from(name)])),
           ),
         );
         if (answer === 3) throw new RedisIndexError(operation, new Error('the snapshot being written expired before it was named: take it again'), false);
+        if (answer === 4) throw new RedisIndexError(operation, new Error('the log was cut while the snapshot was written (a repair?): take it again'), false);
         // 0: another snapshot was named between the read and the script; read it again.
         if (answer !== 0) return { position, bytes: bytes.length, named: answer === 1 };
       }
@@ -435,10 +438,11 @@ export class SharedLog<R extends Replica> {
             ),
           );
           if (Number(cut) !== 1) throw new RedisIndexError('repair', new Error('the log changed while it was read (a write not under the lock?): run repair() again'), false);
-          await this.#dropSnapshotPast(good);
           this.#rebuild();
           await this.#sync('repair');
         }
+        // Also when nothing was cut now: a repair that failed after its cut runs again.
+        await this.#dropStaleSnapshot();
         return { entries: good, dropped: head.length - good, head: moved && good === head.length };
       }),
     );
@@ -716,10 +720,15 @@ export class SharedLog<R extends Replica> {
       if (named === undefined) return undefined;
       const list = `${this.#keys.snapshot}:${named.id}`;
       const pieces: Buffer[] = [];
-      for (;;) {
-        const raw = await this.#request(operation, (d) => send(this.#client, d, () => this.#client.lrangeBuffer(list, pieces.length, pieces.length + READ_PIECES - 1)));
-        pieces.push(...raw);
-        if (raw.length < READ_PIECES) break;
+      try {
+        for (;;) {
+          const raw = await send(this.#client, new Deadline(this.#settings.timeout), () => this.#client.lrangeBuffer(list, pieces.length, pieces.length + READ_PIECES - 1));
+          pieces.push(...raw);
+          if (raw.length < READ_PIECES) break;
+        }
+      } catch (error) {
+        if (error instanceof Error && error.message.startsWith('WRONGTYPE')) return undefined;
+        throw indexError(operation, error, false);
       }
       const snapshot = decodeSnapshot(Buffer.concat(pieces));
       if (typeof snapshot !== 'string') return snapshot;
@@ -727,12 +736,12 @@ export class SharedLog<R extends Replica> {
     return undefined;
   }
 
-  /** Deletes the snapshot if it holds more than the log's first `entries` entries (a cut log). */
-  async #dropSnapshotPast(entries: number): Promise<void> {
+  /** Deletes the snapshot if the log no longer holds it (a cut log). */
+  async #dropStaleSnapshot(): Promise<void> {
     const now = (await this.#request('repair', (d) => send(this.#client, d, () => this.#client.get(this.#keys.snapshot)))) ?? '';
     const named = parseSnapshotName(now);
-    if (named === undefined || named.position <= entries) return;
-    await this.#request('repair', (d) => send(this.#client, d, () => DROP_SNAPSHOT_SCRIPT.run(this.#client, [this.#keys.snapshot, `${this.#keys.snapshot}:${named.id}`], [Buffer.from(now)])));
+    if (named === undefined) return;
+    await this.#request('repair', (d) => send(this.#client, d, () => DROP_SNAPSHOT_SCRIPT.run(this.#client, [this.#keys.snapshot, `${this.#keys.snapshot}:${named.id}`, this.#keys.log], [Buffer.from(now)])));
   }
 
   /** The log's length and head. @throws {CorruptKey} for a corrupt log or head. */

@@ -3,7 +3,7 @@
  * process opening the index loads it and replays only the entries after it, rather than the
  * whole history. A snapshot is a cache of the log, never its replacement: the log stays whole,
  * and a snapshot that does not match it (the log was cut by `repair()` below its position, or
- * rewritten by a failover) is found by the chain of the first entry after it, and the replica is
+ * otherwise rewritten) is found by the chain of the first entry after it, and the replica is
  * then rebuilt from the log's start.
  *
  * Bytes: magic `89 53 48 53 4E 50 0D 0A` (`\x89SHSNP\r\n`), version (u16, 1), 0 (u16), the log
@@ -14,8 +14,11 @@
  *
  * In Redis: `…:snapshot` holds `position id`, naming the list `…:snapshot:id` of the snapshot's
  * bytes in pieces of {@link SNAPSHOT_PIECE} bytes. A new snapshot is written to a list of its
- * own (which expires unless the swap below names it, so a writer that dies leaves nothing for
- * good), then named by one script if no snapshot of a later position was named meanwhile.
+ * own (which expires unless the script below names it, so a writer that dies leaves nothing for
+ * good), then named by one script if the log still holds it and no snapshot of this position or
+ * a later one that the log holds is named. The name carries the chain value of the snapshot's
+ * last entry, so that a script can tell a snapshot the log no longer holds (a cut log) and
+ * replace or drop it.
  */
 
 import { createHash } from 'node:crypto';
@@ -87,30 +90,53 @@ export function decodeSnapshot(bytes: Buffer): Snapshot | string {
   };
 }
 
-/** `…:snapshot`'s value for the snapshot of `position` in list `id`. */
-export function snapshotName(position: number, id: string): string {
-  return `${position} ${id}`;
+/** `…:snapshot`'s value for the snapshot of `position` (whose last entry's chain value is `chain`) in list `id`. */
+export function snapshotName(position: number, id: string, chain: Buffer): string {
+  return `${position} ${id} ${chain.toString('hex')}`;
 }
 
-/** The position and list id `…:snapshot` names, or `undefined` for a value that names none. */
-export function parseSnapshotName(value: string): { position: number; id: string } | undefined {
-  const match = /^(\d+) ([0-9a-f]{32})$/.exec(value);
-  return match === null ? undefined : { position: Number(match[1]), id: match[2]! };
+/** The position, list id and chain value `…:snapshot` names, or `undefined` for a value that names none. */
+export function parseSnapshotName(value: string): { position: number; id: string; chain: Buffer } | undefined {
+  const match = new RegExp(`^(\\d+) ([0-9a-f]{32}) ([0-9a-f]{${2 * CHAIN_BYTES}})$`).exec(value);
+  return match === null ? undefined : { position: Number(match[1]), id: match[2]!, chain: Buffer.from(match[3]!, 'hex') };
 }
 
 /**
- * Names the snapshot of list `KEYS[2]` (`ARGV[2]`, its `position id`) in `KEYS[1]` if that still
- * names `ARGV[1]` (empty: nothing), the list `KEYS[3]`, and if that one is not of a later
- * position (`ARGV[3]` this one's): the new list is kept for good and the old one deleted.
- * Answers 1 when named; 2 when a snapshot of this position or a later one is named (the new list
- * is deleted); 0 when `KEYS[1]` changed meanwhile (read it again); 3 when the new list is gone
- * (it expired before it was named).
+ * Lua: `holds(name, log)`, whether the log `log` holds the snapshot `name` names as it was: at
+ * least its position's entries, the last of them with its chain value.
  */
-export const NAME_SNAPSHOT = `local now = redis.call('GET', KEYS[1]) or ''
+const HOLDS = `local function holds(name, log)
+  local position, chain = string.match(name, '^(%d+) %x+ (%x+)$')
+  if not position then return false end
+  position = tonumber(position)
+  if redis.call('LLEN', log) < position then return false end
+  if position == 0 then return true end
+  local entry = redis.call('LINDEX', log, position - 1)
+  local self = string.sub(entry, ${CHAIN_BYTES + 1}, ${2 * CHAIN_BYTES}):gsub('.', function(c) return string.format('%02x', string.byte(c)) end)
+  return self == chain
+end`;
+
+/**
+ * Names the snapshot of list `KEYS[2]` (`ARGV[2]`, its name) in `KEYS[1]` if that still names
+ * `ARGV[1]` (empty: nothing), the list `KEYS[3]`, and if the log `KEYS[4]` holds the new one and
+ * the one named is not of this position or a later one that the log holds too: the new list is
+ * kept for good and the old one deleted. Answers 1 when named (also when a re-sent request
+ * finds it named); 2 when a snapshot of this position or a later one is named (the new list is
+ * deleted); 0 when `KEYS[1]` changed meanwhile (read it again); 3 when the new list is gone (it
+ * expired before it was named); 4 when the log no longer holds the new one (cut meanwhile: the
+ * new list is deleted).
+ */
+export const NAME_SNAPSHOT = `${HOLDS}
+local now = redis.call('GET', KEYS[1]) or ''
+if now == ARGV[2] then return 1 end
 if now ~= ARGV[1] then return 0 end
 if redis.call('EXISTS', KEYS[2]) == 0 then return 3 end
+if not holds(ARGV[2], KEYS[4]) then
+  redis.call('DEL', KEYS[2])
+  return 4
+end
 local named = tonumber(string.match(now, '^(%d+) ') or '-1')
-if named >= tonumber(ARGV[3]) then
+if named >= tonumber(string.match(ARGV[2], '^(%d+) ')) and holds(now, KEYS[4]) then
   redis.call('DEL', KEYS[2])
   return 2
 end
@@ -128,7 +154,11 @@ export const PUSH_PIECE = `if redis.call('LLEN', KEYS[1]) == tonumber(ARGV[1]) t
 redis.call('EXPIRE', KEYS[1], ARGV[3])
 return redis.call('LLEN', KEYS[1])`;
 
-/** Deletes the snapshot name `KEYS[1]` and its list `KEYS[2]` if the name is still `ARGV[1]`. Answers 1 when deleted. */
-export const DROP_SNAPSHOT = `if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+/**
+ * Deletes the snapshot name `KEYS[1]` and its list `KEYS[2]` if the name is still `ARGV[1]` and
+ * the log `KEYS[3]` no longer holds that snapshot (a cut log). Answers 1 when deleted.
+ */
+export const DROP_SNAPSHOT = `${HOLDS}
+if redis.call('GET', KEYS[1]) ~= ARGV[1] or holds(ARGV[1], KEYS[3]) then return 0 end
 redis.call('DEL', KEYS[1], KEYS[2])
 return 1`;
