@@ -60,6 +60,16 @@ function batchOver(order: { ids: number[]; texts: string[] }): number[] {
   return Array.from(decided.representative, (position) => order.ids[position]!);
 }
 
+/** Flips byte `at(length)` of element `position` of list `key`; what it returns puts it back. */
+async function flipByte(client: Redis | Cluster, key: string, position: number, at: (length: number) => number): Promise<() => Promise<unknown>> {
+  const bytes = (await client.lindexBuffer(key, position))!;
+  const spoilt = Buffer.from(bytes);
+  const k = at(bytes.length);
+  spoilt[k] = spoilt[k]! ^ 0xff;
+  await client.lset(key, position, spoilt);
+  return () => client.lset(key, position, bytes);
+}
+
 async function expectRejects(promise: Promise<unknown>, kind: string, pattern: RegExp): Promise<RedisIndexError> {
   const error = await promise.then(
     () => undefined,
@@ -258,14 +268,7 @@ for (const kind of ['single', 'cluster'] as const) {
       const snapshotKey = `textindex:{${name}}:snapshot`;
       const expected = decideTexts(texts);
       const ids = (from: number, to: number): Uint32Array => Uint32Array.from({ length: to - from }, (_, q) => from + q);
-      /** Flips one byte of entry `position` of list `key`; restores it when called. */
-      const spoil = async (key: string, position: number, at: number): Promise<() => Promise<unknown>> => {
-        const bytes = (await client.lindexBuffer(key, position))!;
-        const spoilt = Buffer.from(bytes);
-        spoilt[at] = spoilt[at]! ^ 0xff;
-        await client.lset(key, position, spoilt);
-        return () => client.lset(key, position, bytes);
-      };
+      const spoil = (key: string, position: number, at: number): Promise<() => Promise<unknown>> => flipByte(client, key, position, () => at);
       const a = await RedisTextIndex.open({ client, name, replicas });
       const opened: RedisTextIndex[] = [];
       const open = async (): Promise<RedisTextIndex> => {
@@ -356,13 +359,7 @@ for (const kind of ['single', 'cluster'] as const) {
         return run();
       });
       const a = await RedisTextIndex.open({ client: around, name, replicas });
-      const flip = async (key: string, position: number, at: (length: number) => number): Promise<() => Promise<unknown>> => {
-        const bytes = (await client.lindexBuffer(key, position))!;
-        const spoilt = Buffer.from(bytes);
-        spoilt[at(bytes.length)] = spoilt[at(bytes.length)]! ^ 0xff;
-        await client.lset(key, position, spoilt);
-        return () => client.lset(key, position, bytes);
-      };
+      const flip = (key: string, position: number, at: (length: number) => number): Promise<() => Promise<unknown>> => flipByte(client, key, position, at);
       try {
         for (let start = 0; start < 300; start += 100) await a.decideMany(Uint32Array.from({ length: 100 }, (_, q) => start + q), texts.slice(start, start + 100));
         mode = 'twice';
