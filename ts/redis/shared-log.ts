@@ -373,7 +373,7 @@ export class SharedLog<R extends Replica> {
       }
       const name = snapshotName(position, id, this.#chain);
       for (;;) {
-        const now = (await this.#request(operation, (d) => send(this.#client, d, () => this.#client.get(this.#keys.snapshot)))) ?? '';
+        const now = await this.#snapshotName(operation);
         if (now === name) return { position, bytes: bytes.length, named: true };
         const named = parseSnapshotName(now);
         const old = named === undefined ? list : `${this.#keys.snapshot}:${named.id}`;
@@ -709,36 +709,42 @@ export class SharedLog<R extends Replica> {
   /** The snapshot `…:snapshot` names, or `undefined` for none (or one that does not read, twice: a later one, named meanwhile, deletes it). */
   async #readSnapshot(operation: string): Promise<Snapshot | undefined> {
     for (let attempt = 0; attempt < 2; attempt++) {
-      let named: ReturnType<typeof parseSnapshotName>;
+      let bytes: Buffer | undefined;
       try {
-        named = parseSnapshotName((await send(this.#client, new Deadline(this.#settings.timeout), () => this.#client.get(this.#keys.snapshot))) ?? '');
+        bytes = await this.#snapshotBytes();
       } catch (error) {
-        // A key of another type names no snapshot; Redis failing fails the call.
+        // A key of another type holds no snapshot; Redis failing fails the call.
         if (error instanceof Error && error.message.startsWith('WRONGTYPE')) return undefined;
         throw indexError(operation, error, false);
       }
-      if (named === undefined) return undefined;
-      const list = `${this.#keys.snapshot}:${named.id}`;
-      const pieces: Buffer[] = [];
-      try {
-        for (;;) {
-          const raw = await send(this.#client, new Deadline(this.#settings.timeout), () => this.#client.lrangeBuffer(list, pieces.length, pieces.length + READ_PIECES - 1));
-          pieces.push(...raw);
-          if (raw.length < READ_PIECES) break;
-        }
-      } catch (error) {
-        if (error instanceof Error && error.message.startsWith('WRONGTYPE')) return undefined;
-        throw indexError(operation, error, false);
-      }
-      const snapshot = decodeSnapshot(Buffer.concat(pieces));
+      if (bytes === undefined) return undefined;
+      const snapshot = decodeSnapshot(bytes);
       if (typeof snapshot !== 'string') return snapshot;
     }
     return undefined;
   }
 
+  /** The bytes of the list `…:snapshot` names (`undefined` when it names none), each request with its own time limit. */
+  async #snapshotBytes(): Promise<Buffer | undefined> {
+    const named = parseSnapshotName((await send(this.#client, new Deadline(this.#settings.timeout), () => this.#client.get(this.#keys.snapshot))) ?? '');
+    if (named === undefined) return undefined;
+    const list = `${this.#keys.snapshot}:${named.id}`;
+    const pieces: Buffer[] = [];
+    for (;;) {
+      const raw = await send(this.#client, new Deadline(this.#settings.timeout), () => this.#client.lrangeBuffer(list, pieces.length, pieces.length + READ_PIECES - 1));
+      pieces.push(...raw);
+      if (raw.length < READ_PIECES) return Buffer.concat(pieces);
+    }
+  }
+
+  /** What `…:snapshot` holds now (`''`: nothing). */
+  async #snapshotName(operation: string): Promise<string> {
+    return (await this.#request(operation, (d) => send(this.#client, d, () => this.#client.get(this.#keys.snapshot)))) ?? '';
+  }
+
   /** Deletes the snapshot if the log no longer holds it (a cut log). */
   async #dropStaleSnapshot(): Promise<void> {
-    const now = (await this.#request('repair', (d) => send(this.#client, d, () => this.#client.get(this.#keys.snapshot)))) ?? '';
+    const now = await this.#snapshotName('repair');
     const named = parseSnapshotName(now);
     if (named === undefined) return;
     await this.#request('repair', (d) => send(this.#client, d, () => DROP_SNAPSHOT_SCRIPT.run(this.#client, [this.#keys.snapshot, `${this.#keys.snapshot}:${named.id}`, this.#keys.log], [Buffer.from(now)])));

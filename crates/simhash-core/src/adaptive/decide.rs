@@ -11,9 +11,9 @@
 use super::best::Best;
 use super::mix_map::MixMap;
 use super::shape::{clash, Shaped};
-use super::short::{extend, Matcher, Text};
+use super::short::{Matcher, Text};
 use super::sketch::TextSketches;
-use super::{insertion_sort, set_hash, Kind, Rule, LINE_WORDS, LONG_BANDS, LONG_EQUAL, LONG_ROWS, NUM_PERM, SHORT_DENOMINATOR, SHORT_NUMERATOR};
+use super::{extend, insertion_sort, set_hash, Kind, Rule, LINE_WORDS, LONG_BANDS, LONG_EQUAL, LONG_ROWS, NUM_PERM, SHORT_DENOMINATOR, SHORT_NUMERATOR};
 use crate::Error;
 
 /// ⌈t·s⌉ for t = 2/5: the fewest common words a set of `s` words needs with a set no larger

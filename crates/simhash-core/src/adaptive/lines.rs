@@ -28,7 +28,7 @@
 
 use super::mix_map::MixMap;
 use super::vocabulary::Vocabulary;
-use super::{LIGHT_CHANGES, LINE_WORDS, TYPO_CONTEXT};
+use super::{extend, LIGHT_CHANGES, LINE_WORDS, TYPO_CONTEXT};
 use crate::Error;
 
 /// The most distinct words a text in a pair judged as lines may have.
@@ -137,15 +137,6 @@ fn less_at_most(sum: u64, hashes: &[u64], left: usize, f: &mut dyn FnMut(u64)) {
     }
 }
 
-/// Lengthens `v` to `len` with `value`s (a column of one slot per word, as words come).
-fn lengthen<T: Clone>(v: &mut Vec<T>, len: usize, value: T) -> Result<(), Error> {
-    if v.len() < len {
-        v.try_reserve(len - v.len()).map_err(|_| Error::OutOfMemory)?;
-        v.resize(len, value);
-    }
-    Ok(())
-}
-
 fn push<T>(list: &mut Vec<T>, value: T) -> Result<(), Error> {
     list.try_reserve(1).map_err(|_| Error::OutOfMemory)?;
     list.push(value);
@@ -211,8 +202,8 @@ impl LineKeys {
     /// Notes that the text of `words`, taken `rank`-th, holds them: `held` counts the texts
     /// taken so far that hold each word, this one among them.
     pub(super) fn count(&mut self, vocabulary: &Vocabulary, words: &[u32], rank: u32, held: &[u32]) -> Result<(), Error> {
-        lengthen(&mut self.holder, vocabulary.len(), END)?;
-        lengthen(&mut self.rest, vocabulary.len(), 0)?;
+        extend(&mut self.holder, vocabulary.len(), END)?;
+        extend(&mut self.rest, vocabulary.len(), 0)?;
         let (heavy, _) = self.split(vocabulary, words);
         for &word in words.iter().filter(|&&w| held[w as usize] == 1) {
             self.holder[word as usize] = rank;

@@ -31,6 +31,16 @@ pub use index::TextIndex;
 pub use sketch::TextSketches;
 pub use vocabulary::TYPO_CHARS;
 
+/// Lengthens `v` to `len` with `value`s (a vector of one slot per word or text, as they come).
+#[inline(never)]
+fn extend<T: Clone>(v: &mut Vec<T>, len: usize, value: T) -> Result<(), crate::Error> {
+    if v.len() < len {
+        v.try_reserve(len - v.len()).map_err(|_| crate::Error::OutOfMemory)?;
+        v.resize(len, value);
+    }
+    Ok(())
+}
+
 /// Sorts a few values (a short text's words, a shape's entries) without another instance of the
 /// general sort.
 fn insertion_sort<T: Ord + Copy>(values: &mut [T]) {

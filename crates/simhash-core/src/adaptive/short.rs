@@ -48,7 +48,7 @@ use super::lines::{light_changes, LineKeys, KEYED_WORDS};
 use super::shape::{clash, Shaped, SHAPES_PER_WORD_SET};
 use super::vocabulary::Vocabulary;
 use super::mix_map::MixMap;
-use super::{insertion_sort, set_hash, HEAVY_WEIGHT, LIGHT_WEIGHT, LINE_WORDS, SENTENCES_PER_WORD, SUBSTITUTION_SPAN, TEMPLATES_THRESHOLD, THRESHOLD, TYPO_CONTEXT, TYPO_SHARED};
+use super::{extend, insertion_sort, set_hash, HEAVY_WEIGHT, LIGHT_WEIGHT, LINE_WORDS, SENTENCES_PER_WORD, SUBSTITUTION_SPAN, TEMPLATES_THRESHOLD, THRESHOLD, TYPO_CONTEXT, TYPO_SHARED};
 use crate::Error;
 
 /// A list entry: a kept text's rank and weight.
@@ -147,15 +147,6 @@ fn pairable(held: &[u32], a: u32, b: u32) -> bool {
     held[a as usize] == 0 || held[b as usize] <= 1
 }
 
-/// Lengthens `v` to `len` with `value`s (a vector of one slot per word or text, as they come).
-#[inline(never)]
-pub(super) fn extend<T: Clone>(v: &mut Vec<T>, len: usize, value: T) -> Result<(), Error> {
-    if v.len() < len {
-        v.try_reserve(len - v.len()).map_err(|_| Error::OutOfMemory)?;
-        v.resize(len, value);
-    }
-    Ok(())
-}
 
 fn push<T>(list: &mut Vec<T>, value: T) -> Result<(), Error> {
     list.try_reserve(1).map_err(|_| Error::OutOfMemory)?;
