@@ -167,10 +167,12 @@ function shapesClash(x: readonly [string, boolean][], y: readonly [string, boole
 
 /**
  * Specification v3's judgement of two short texts' words, from the specification; `held(w)`
- * counts the short texts taken before that hold w; `shapes`, the two texts' words in order when
- * their shapes count.
+ * counts the short texts taken before that hold w; `fillers(s, pair)` the kept texts of at most
+ * 23 words whose heavy words are s and one more, not in pair, that can be a typo and that no text
+ * taken before them held; `shapes`, the two texts' words in order
+ * when their shapes count.
  */
-function v3Similarity(x: readonly string[], y: readonly string[], templates: boolean, held: (w: string) => number, shapes?: readonly [readonly [string, boolean][], readonly [string, boolean][]]): number | undefined {
+function v3Similarity(x: readonly string[], y: readonly string[], templates: boolean, held: (w: string) => number, fillers: (s: readonly string[], pair: readonly string[]) => number, shapes?: readonly [readonly [string, boolean][], readonly [string, boolean][]]): number | undefined {
   const weight = (w: string): number => (light(w) ? 1 : 4);
   const forms = (w: string): string[] => {
     let known = FORMS.get(w);
@@ -208,6 +210,8 @@ function v3Similarity(x: readonly string[], y: readonly string[], templates: boo
       if (sharedHeavy < 2) return undefined;
       if (ux.length === 1 && uy.length === 1 && typos(ux[0]!, uy[0]!)) paired = true;
       else if (!((ux.length === 1 && uy.length === 0 && y.some((w) => typos(ux[0]!, w))) || (ux.length === 0 && uy.length === 1 && x.some((w) => typos(w, uy[0]!))))) return undefined;
+      // A typo in a slot other kept lines fill names another item.
+      if (fillers(x.filter((w) => !light(w) && y.includes(w)), [...ux, ...uy]) >= 1) return undefined;
     }
     if (shapes !== undefined && shapesClash(shapes[0], shapes[1], paired ? [ux[0]!, uy[0]!] : undefined)) return undefined;
     const total = shared + (paired ? 3 : 0);
@@ -242,6 +246,8 @@ for (const [name, load] of ENTRIES) {
       const strings = sequences.map((t) => [...new Set(t.map(([w]) => w))]);
       const heavyWords = (i: number): string => strings[i]!.filter((w) => !light(w)).sort().join(' ');
       const held = new Map<string, number>();
+      // The first short text taken holding each word.
+      const first = new Map<string, number>();
       // Kept sentences (20 words or more) holding each word: sentences compare through a word
       // fewer than SENTENCES_PER_WORD of them hold, or when they hold the same words.
       const sentences = new Map<string, number>();
@@ -277,7 +283,15 @@ for (const [name, load] of ENTRIES) {
           if (short[p] && short[q] && rule !== 'v2') {
             if (!compared(p, q)) continue;
             const shapes = shaped ? ([sequences[p]!, sequences[q]!] as const) : undefined;
-            value = v3Similarity(strings[p]!, strings[q]!, rule === 'templates', (w) => held.get(w) ?? 0, shapes) ?? -1;
+            // Kept lines holding the slot's heavy words and one more that can be a typo, first held by that line.
+            const fillers = (slot: readonly string[], pair: readonly string[]): number =>
+              kept.filter((k) => {
+                const heavy = strings[k]!.filter((w) => !light(w));
+                const own = heavy.filter((w) => !slot.includes(w));
+                const z = own[0];
+                return !pair.includes(z!) && short[k] && strings[k]!.length <= 23 && heavy.length === slot.length + 1 && own.length === 1 && first.get(z!) === k && [...z!].length >= 3 && !/[+#]/.test(z!);
+              }).length;
+            value = v3Similarity(strings[p]!, strings[q]!, rule === 'templates', (w) => held.get(w) ?? 0, fillers, shapes) ?? -1;
           } else if (short[p] && short[q]) {
             if (exact(words[p]!, words[q]!) >= 0.4) value = exact(words[p]!, words[q]!);
           } else if (signed[p] && signed[q]) {
@@ -288,7 +302,11 @@ for (const [name, load] of ENTRIES) {
           }
           if (value > bestValue) [best, bestValue] = [q, value];
         }
-        if (short[p]) for (const w of strings[p]!) held.set(w, (held.get(w) ?? 0) + 1);
+        if (short[p])
+          for (const w of strings[p]!) {
+            if (!first.has(w)) first.set(w, p);
+            held.set(w, (held.get(w) ?? 0) + 1);
+          }
         if (best >= 0) [representative[p], similarity[p]] = [best, bestValue];
         else {
           kept.push(p);
@@ -409,6 +427,29 @@ for (const [name, load] of ENTRIES) {
         'vmxnet2 virtual interface controller',
       ];
       expect(Array.from(api().decideTexts(list).representative)).toEqual([0, 1, 1, 3, 4, 5, 5, 7, 7, 9, 10, 9, 12, 12, 14, 15, 14, 17, 17]);
+    });
+
+    it('forgives no typo in a slot other kept lines fill (TYPO_SIBLINGS), whatever the batches', () => {
+      const list = [
+        'explain chdir system call errors',
+        'explain fchdir system call errors',
+        'explain mkdir system call errors',
+        'explain lchdir system call errors',
+        'explain system call errros mkdir',
+        'TypeScript definitions for vue',
+        'TypeScript definitions for vuex',
+        'TypeScript definitions for react',
+        'TypeScript definitons for react',
+        'TypeScript definitions for reactx',
+      ];
+      // `fchdir` beside `chdir` alone is a typo; with `mkdir` kept in the slot too, `lchdir` is
+      // another item; a typo outside the slot (`errros`) is still one.
+      const expected = [0, 0, 2, 3, 2, 5, 5, 7, 7, 9];
+      expect(Array.from(api().decideTexts(list).representative)).toEqual(expected);
+      const sketches = new (api().TextSketches)();
+      for (let i = 0; i < list.length; i += 3) sketches.add(list.slice(i, i + 3));
+      expect(Array.from(sketches.decide().representative)).toEqual(expected);
+      sketches.free();
     });
 
     it('tells lines of the same words apart by their shapes: compounds reversed, words either side of a light one swapped, repeated words replaced', () => {
@@ -536,7 +577,7 @@ describe('the constants of the rule', () => {
   const constant = (name: string): string => new RegExp(`pub const ${name}: [^=]+= ([^;]+);`).exec(rust)![1]!.replace(/_/g, '');
 
   it('are the same in the Rust core and in TypeScript', () => {
-    const numbers = ['TEXT_DECISION_VERSION', 'SHORT_WORDS', 'NUM_PERM', 'LONG_EQUAL', 'LONG_BANDS', 'LONG_ROWS', 'PAIRS_TO_MEET_LONG', 'HEAVY_WEIGHT', 'LIGHT_WEIGHT', 'TYPO_SHARED', 'LINE_WORDS', 'SUBSTITUTION_SPAN', 'LIGHT_CHANGES', 'TYPO_CONTEXT', 'SHAPE_ENTRIES', 'SHAPES_PER_WORD_SET', 'SENTENCES_PER_WORD'] as const;
+    const numbers = ['TEXT_DECISION_VERSION', 'SHORT_WORDS', 'NUM_PERM', 'LONG_EQUAL', 'LONG_BANDS', 'LONG_ROWS', 'PAIRS_TO_MEET_LONG', 'HEAVY_WEIGHT', 'LIGHT_WEIGHT', 'TYPO_SHARED', 'LINE_WORDS', 'SUBSTITUTION_SPAN', 'LIGHT_CHANGES', 'TYPO_CONTEXT', 'TYPO_SIBLINGS', 'SHAPE_ENTRIES', 'SHAPES_PER_WORD_SET', 'SENTENCES_PER_WORD'] as const;
     for (const name of numbers) expect([name, Number(constant(name))]).toEqual([name, shared[name]]);
     expect(constant('THRESHOLD')).toBe(`(${shared.THRESHOLD.join(', ')})`);
     expect(constant('TEMPLATES_THRESHOLD')).toBe(`(${shared.TEMPLATES_THRESHOLD.join(', ')})`);

@@ -51,14 +51,17 @@
 // the budget was 219 KB. Kept lines listed under their heavy words alone while few hold them
 // (half the memory of real short lines, their earlier lines listed again when a set crowds)
 // took it to 224,838 bytes, and its chains appended and read by one pair of helpers to 223,400:
-// the budget is 220 KB.
+// the budget was 220 KB. Forgiving no typo in a line's slot that other kept lines fill with words
+// of their own (TYPO_SIBLINGS: a count kept in the map of singly held words' other heavy words,
+// and a flag per word) took it to 225,813 bytes, for a third fewer judged template siblings
+// among the removals from manual-page NAME lines: the budget is 221 KB.
 
 import { statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
 
-it('keeps dist/simhash.wasm under 220 KB', () => {
+it('keeps dist/simhash.wasm under 221 KB', () => {
   const bytes = statSync(fileURLToPath(new URL('../dist/simhash.wasm', import.meta.url))).size;
   expect(bytes).toBeGreaterThan(1000);
-  expect(bytes).toBeLessThan(220 * 1024);
+  expect(bytes).toBeLessThan(221 * 1024);
 });

@@ -38,12 +38,19 @@ function lessAtMost(sum: bigint, hashes: readonly bigint[], from: number, left: 
 export class LineKeys {
   readonly #vocabulary: Vocabulary;
   readonly #lists = new Map<bigint, number[]>();
-  /** Every sum of the other heavy words of a text beside a word with typo keys it alone held when taken: a probe looks for typos under a sum only when some text has it. */
-  readonly #singleRests = new Set<bigint>();
+  /**
+   * Every sum of the other heavy words of a text beside a word with typo keys it alone held when
+   * taken (a probe looks for typos under a sum only when some text has it) → how many kept texts
+   * held such a heavy word beside those heavy words: the lines that fill that slot with a word of
+   * their own (see `TYPO_SIBLINGS`).
+   */
+  readonly #singleRests = new Map<bigint, number>();
   /** Per word, the first text taken that holds it. */
   readonly #holder: number[] = [];
   /** Per word with typo keys, the sum of its first holder's other heavy words: a word one text holds is found through the vocabulary's lists of its typo keys. */
   readonly #rest: bigint[] = [];
+  /** Per word, whether its first holder was kept and, a heavy word with typo keys, filled the slot `#rest` with it (counted in `#singleRests`). */
+  readonly #filled: boolean[] = [];
   /** The sum of a kept text's heavy words → how many kept texts hold those heavy words. */
   readonly #wordSets = new Map<bigint, number>();
 
@@ -70,6 +77,13 @@ export class LineKeys {
   keep(words: Uint32Array, rank: number): void {
     const [heavy, count, light] = this.#split(words);
     this.#wordSets.set(heavy, (this.#wordSets.get(heavy) ?? 0) + 1);
+    // A heavy word with typo keys this text was the first to hold fills its slot.
+    for (const word of words) {
+      if (!this.#vocabulary.heavy(word) || this.#holder[word] !== rank || this.#vocabulary.typoKeys[word]!.length === 0) continue;
+      const slot = this.#rest[word]!;
+      this.#singleRests.set(slot, (this.#singleRests.get(slot) ?? 0) + 1);
+      this.#filled[word] = true;
+    }
     lessAtMost(light.reduce(add, heavy), light, 0, lightChanges(count), (key) => {
       const list = this.#lists.get(key);
       if (list === undefined) this.#lists.set(key, [rank]);
@@ -82,6 +96,16 @@ export class LineKeys {
     return this.#wordSets.get(this.#split(words)[0]) ?? 0;
   }
 
+  /** How many kept texts of at most {@link KEYED_WORDS} words hold the heavy words whose hashes sum to `shared` and one heavy word more with typo keys that no text taken before held. */
+  slotFillers(shared: bigint): number {
+    return this.#singleRests.get(shared) ?? 0;
+  }
+
+  /** Whether `word`'s first holder is one of the {@link LineKeys.slotFillers} of `shared`, by that word. */
+  fillsWith(word: number, shared: bigint): boolean {
+    return this.#filled[word] === true && this.#rest[word] === shared;
+  }
+
   /** Notes that the text of `words`, taken `rank`-th, holds them: `held` counts the texts taken so far holding each word, this one among them. */
   count(words: Uint32Array, rank: number, held: Uint32Array): void {
     const [heavy] = this.#split(words);
@@ -90,7 +114,7 @@ export class LineKeys {
       this.#holder[word] = rank;
       if (this.#vocabulary.typoKeys[word]!.length === 0) continue;
       const rest = this.#vocabulary.heavy(word) ? sub(heavy, this.#vocabulary.hash[word]!) : heavy;
-      this.#singleRests.add(rest);
+      if (!this.#singleRests.has(rest)) this.#singleRests.set(rest, 0);
       this.#rest[word] = rest;
     }
   }

@@ -26,7 +26,7 @@
  * the rule compares. Sentences of the same words are always compared, through a list per word set.
  */
 
-import { HEAVY_WEIGHT, LIGHT_WEIGHT, LINE_WORDS, SENTENCES_PER_WORD, SHAPES_PER_WORD_SET, SUBSTITUTION_SPAN, TEMPLATES_THRESHOLD, THRESHOLD, TYPO_CONTEXT, TYPO_SHARED } from '../shared/adaptive.js';
+import { HEAVY_WEIGHT, LIGHT_WEIGHT, LINE_WORDS, SENTENCES_PER_WORD, SHAPES_PER_WORD_SET, SUBSTITUTION_SPAN, TEMPLATES_THRESHOLD, THRESHOLD, TYPO_CONTEXT, TYPO_SHARED, TYPO_SIBLINGS } from '../shared/adaptive.js';
 import { KEYED_WORDS, LineKeys, lightChanges } from './text-lines.js';
 import { clash, type Shaped } from './text-shape.js';
 import type { Vocabulary } from './text-vocabulary.js';
@@ -293,6 +293,7 @@ export class ShortMatcher {
     // With template siblings removed no list is full, and typos alone may join a pair.
     let through = this.#templates;
     let sharedHeavy = 0;
+    let sharedSum = 0n;
     let lightY = 0;
     const uy: number[] = [];
     for (const word of y) {
@@ -302,7 +303,10 @@ export class ShortMatcher {
         shared += weight;
         // Sentences compare through a shared word whose list is not full.
         if (this.#all[word]!.length < this.#full) through = true;
-        if (weight === HEAVY_WEIGHT) sharedHeavy++;
+        if (weight === HEAVY_WEIGHT) {
+          sharedHeavy++;
+          sharedSum = BigInt.asUintN(64, sharedSum + this.#vocabulary.hash[word]!);
+        }
       } else if (weight === HEAVY_WEIGHT) uy.push(word);
       else lightY++;
     }
@@ -312,7 +316,7 @@ export class ShortMatcher {
       const changes = lightChanges(sharedHeavy);
       if (lightX > changes || lightY > changes) return undefined;
       const paired = this.#oneTypo(ux, uy, sharedHeavy, (word) => this.#marks[word] === rank, (word) => inY.has(word));
-      if (paired === undefined) return undefined;
+      if (paired === undefined || !this.#slotOpen(ux, uy, sharedSum)) return undefined;
       if (this.#shape !== undefined) {
         const typo = paired ? ([ux[0]!, uy[0]!] as const) : undefined;
         const yHolds = (word: number): boolean => inY.has(word) || typo?.[0] === word;
@@ -346,6 +350,19 @@ export class ShortMatcher {
     if (ux.length === 1) return typos[ux[0]!]!.some((w) => inY(w) && this.#pairable(ux[0]!, w)) ? false : undefined;
     if (uy.length === 1) return typos[uy[0]!]!.some((w) => inX(w) && this.#pairable(w, uy[0]!)) ? false : undefined;
     return undefined;
+  }
+
+  /**
+   * Whether a pair judged as lines, with unpaired heavy words `ux` and `uy` and shared heavy words
+   * whose hashes sum to `sharedSum`, may forgive a typo there: when fewer than
+   * {@link TYPO_SIBLINGS} kept texts fill that slot with a third word. Other kept lines filling it
+   * make a word one letter apart another item.
+   */
+  #slotOpen(ux: readonly number[], uy: readonly number[], sharedSum: bigint): boolean {
+    if (ux.length + uy.length === 0) return true;
+    // The pair's own words fill the slot once each at most (a word has one first holder).
+    const own = [...ux, ...uy].filter((word) => this.#lines.fillsWith(word, sharedSum)).length;
+    return this.#lines.slotFillers(sharedSum) - own < TYPO_SIBLINGS;
   }
 
   /**

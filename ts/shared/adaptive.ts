@@ -52,6 +52,12 @@ export const LIGHT_CHANGES = 3;
 /** Specification v3: the fewest heavy words a pair judged as lines must share for a typo to be forgiven. */
 export const TYPO_CONTEXT = 2;
 /**
+ * Specification v3: a typo is forgiven in a pair judged as lines only while fewer than this many
+ * kept lines besides the one judged hold the heavy words the pair shares and one heavy word more:
+ * a template whose item several kept lines replace names an item with that word.
+ */
+export const TYPO_SIBLINGS = 1;
+/**
  * Specification v3: the most entries a line's shape holds (its repeated heavy words and the heavy
  * words it joins by a hyphen or one light word); a text that says more clashes with no other.
  */

@@ -561,8 +561,10 @@ mod tests {
     }
 
     /// Specification v3's judgement of two short texts, from their words as strings, each with
-    /// its forms; `held(w)`: short texts taken before holding `w`.
-    fn v3_similarity(x: &[(String, Vec<String>)], y: &[(String, Vec<String>)], templates: bool, held: &dyn Fn(&String) -> usize, common: &std::collections::HashSet<&str>, shapes: Option<(&[(String, bool)], &[(String, bool)])>) -> Option<f64> {
+    /// its forms; `held(w)`: short texts taken before holding `w`; `fillers(s, pair)`: kept
+    /// texts of at most 23 words whose heavy words are `s` and one more, not in `pair`, that can
+    /// be a typo and that no text taken before them held.
+    fn v3_similarity(x: &[(String, Vec<String>)], y: &[(String, Vec<String>)], templates: bool, held: &dyn Fn(&String) -> usize, fillers: &dyn Fn(&[&String], &[&String]) -> usize, common: &std::collections::HashSet<&str>, shapes: Option<(&[(String, bool)], &[(String, bool)])>) -> Option<f64> {
         type Word = (String, Vec<String>);
         let light = |w: &String| is_light(w, common);
         let weight = |(w, _): &Word| if light(w) { 1u32 } else { 4 };
@@ -605,6 +607,12 @@ mod tests {
                 ([], [v]) if x.iter().any(|w| typos(w, v)) => false,
                 _ => return None,
             };
+            // A typo in a slot other kept lines fill names another item.
+            let shared_words: Vec<&String> = x.iter().map(|(w, _)| w).filter(|w| !light(w) && holds(y, w)).collect();
+            let pair: Vec<&String> = ux.iter().chain(&uy).map(|w| &w.0).collect();
+            if !pair.is_empty() && fillers(&shared_words, &pair) >= 1 {
+                return None;
+            }
             if let Some((tx, ty)) = shapes {
                 let typo = if paired { Some((ux[0].0.clone(), uy[0].0.clone())) } else { None };
                 if shapes_clash(tx, ty, typo, &|w: &String| !light(w)) {
@@ -711,6 +719,8 @@ mod tests {
         let mut kept: Vec<u32> = Vec::new();
         // Short texts taken before holding each word, and kept sentences (20 words or more).
         let mut held: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+        // The first short text taken holding each word.
+        let mut first: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
         let mut sentences: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
         let common: std::collections::HashSet<&str> = super::super::COMMON_WORDS.split(' ').collect();
         // v2 judges tokens: the words without their signs.
@@ -764,7 +774,20 @@ mod tests {
                             }
                             Rule::V3 { templates } => {
                                 let shapes = (!templates && shaped).then(|| (sequences[p].as_slice(), sequences[k].as_slice()));
-                                v3_similarity(&strings[p], &strings[k], templates, &|w| held.get(w).copied().unwrap_or(0), &common, shapes)
+                                // Kept lines holding the shared heavy words and one more that
+                                // can be a typo, first held by that line.
+                                let fillers = |shared: &[&String], pair: &[&String]| {
+                                    let fills = |j: usize| {
+                                        let h = heavy_words(j);
+                                        let own: Vec<&&String> = h.iter().filter(|w| !shared.contains(w)).collect();
+                                        match own.as_slice() {
+                                            [z] if h.len() == shared.len() + 1 && !pair.contains(z) => first.get(**z) == Some(&j) && z.chars().count() >= 3 && !z.contains(['+', '#']),
+                                            _ => false,
+                                        }
+                                    };
+                                    kept.iter().filter(|&&j| short(j as usize) && strings[j as usize].len() <= 23 && fills(j as usize)).count()
+                                };
+                                v3_similarity(&strings[p], &strings[k], templates, &|w| held.get(w).copied().unwrap_or(0), &fillers, &common, shapes)
                             }
                         }
                     } else {
@@ -785,6 +808,7 @@ mod tests {
             }
             if s.kinds[p] == Kind::Short as u8 || s.kinds[p] == Kind::ShortWithPairs as u8 {
                 for (w, _) in &strings[p] {
+                    first.entry(w.clone()).or_insert(p);
                     *held.entry(w.clone()).or_insert(0) += 1;
                 }
             }
@@ -1112,6 +1136,26 @@ mod tests {
         assert_eq!(rep, [0, 1, 1, 3, 4, 5, 5, 7, 7, 9, 10, 9, 12, 12, 14, 15, 14, 17, 17]);
     }
 
+    #[test]
+    fn a_typo_in_a_slot_other_kept_lines_fill_names_another_item() {
+        let texts = owned(&[
+            "explain chdir system call errors",
+            "explain fchdir system call errors",
+            "explain mkdir system call errors",
+            "explain lchdir system call errors",
+            "explain system call errros mkdir",
+            "typescript definitions for vue",
+            "typescript definitions for vuex",
+            "typescript definitions for react",
+            "typescript definitons for react",
+            "typescript definitions for reactx",
+        ]);
+        let (rep, _) = in_order(&sketch(&texts), Rule::V3 { templates: false });
+        // `fchdir` beside `chdir` alone is a typo; once `mkdir` fills the slot too, `lchdir` is
+        // another item; a typo outside the slot (`errros`) is still one. `vuex` came while only
+        // `vue` filled its slot; `reactx` comes after `react` and `vue` (kept) fill it.
+        assert_eq!(rep, [0, 0, 2, 3, 2, 5, 5, 7, 7, 9]);
+    }
     #[test]
     fn lines_of_the_same_words_are_told_apart_by_their_shapes() {
         let texts = owned(&[

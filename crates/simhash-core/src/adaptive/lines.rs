@@ -113,13 +113,18 @@ pub(super) struct LineKeys {
     word_sets: MixMap,
     sparse_links: Vec<(u32, u32)>,
     /// Every sum of the other heavy words of a text beside a word with typo keys it alone held
-    /// when taken: a probe looks for typos under a sum only when some text has it.
+    /// when taken (a probe looks for typos under a sum only when some text has it) → how many
+    /// kept texts held such a heavy word beside those heavy words: the lines that fill that
+    /// slot with a word of their own (see [`super::TYPO_SIBLINGS`]).
     single_rests: MixMap,
     /// Per word, the first text taken that holds it, and (for a word with typo keys) the sum of
     /// that text's other heavy words. A word exactly one text holds is found through the
     /// vocabulary's lists of its typo keys, so it costs no entry of its own under each key.
     holder: Vec<u32>,
     rest: Vec<u64>,
+    /// Per word, whether its first holder was kept and, a heavy word with typo keys, filled the
+    /// slot `rest` with it (counted in `single_rests`).
+    filled: Vec<bool>,
     /// The unit hashes of the light words of the text being listed or probing.
     light: Vec<u64>,
     /// The keys of heavy words a probe tries, each with its `a`.
@@ -149,6 +154,14 @@ impl LineKeys {
     /// `words_of(k)` are the words of the text taken `k`-th, for listing again under their keys
     /// the texts of a word set that becomes crowded.
     pub(super) fn keep<'w>(&mut self, vocabulary: &Vocabulary, words: &[u32], rank: u32, words_of: &dyn Fn(u32) -> &'w [u32]) -> Result<(), Error> {
+        // A heavy word with typo keys this text was the first to hold fills its slot.
+        for &word in words {
+            if vocabulary.heavy(word) && self.holder.get(word as usize) == Some(&rank) && !vocabulary.typo_keys(word).is_empty() {
+                let slot = self.single_rests.entry(self.rest[word as usize], 0)?;
+                *slot = slot.saturating_add(1).min(EMPTY);
+                self.filled[word as usize] = true;
+            }
+        }
         let (heavy, _) = self.split(vocabulary, words);
         let last = self.word_sets.get(heavy).unwrap_or(END);
         if last == CROWDED {
@@ -199,11 +212,24 @@ impl LineKeys {
         }
     }
 
+    /// How many kept texts of at most [`KEYED_WORDS`] words hold the heavy words whose hashes
+    /// sum to `shared` and one heavy word more with typo keys that no text taken before held.
+    pub(super) fn slot_fillers(&self, shared: u64) -> u32 {
+        self.single_rests.get(shared).unwrap_or(0)
+    }
+
+    /// Whether `word`'s first holder is one of the [`LineKeys::slot_fillers`] of `shared`, by
+    /// that word.
+    pub(super) fn fills_with(&self, word: u32, shared: u64) -> bool {
+        self.filled.get(word as usize) == Some(&true) && self.rest[word as usize] == shared
+    }
+
     /// Notes that the text of `words`, taken `rank`-th, holds them: `held` counts the texts
     /// taken so far that hold each word, this one among them.
     pub(super) fn count(&mut self, vocabulary: &Vocabulary, words: &[u32], rank: u32, held: &[u32]) -> Result<(), Error> {
         extend(&mut self.holder, vocabulary.len(), END)?;
         extend(&mut self.rest, vocabulary.len(), 0)?;
+        extend(&mut self.filled, vocabulary.len(), false)?;
         let (heavy, _) = self.split(vocabulary, words);
         for &word in words.iter().filter(|&&w| held[w as usize] == 1) {
             self.holder[word as usize] = rank;

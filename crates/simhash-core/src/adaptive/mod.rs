@@ -98,6 +98,11 @@ pub const LIGHT_CHANGES: usize = 3;
 /// In v3, the fewest heavy words a pair judged as lines must share for a typo to be forgiven:
 /// beside fewer, a letter changed names another thing (`Validation for ISBN`, `… for IBAN`).
 pub const TYPO_CONTEXT: usize = 2;
+/// In v3, a typo is forgiven in a pair judged as lines only while fewer than this many kept
+/// lines besides the one judged hold the heavy words the pair shares and one heavy word more: a
+/// template whose item several kept lines replace (`explain chdir(2) errors`, `… fchdir(2) …`,
+/// `… stat(2) …`) names an item with that word, and one letter apart is another item.
+pub const TYPO_SIBLINGS: u32 = 1;
 /// In v3, the most entries a line's shape holds (its repeated heavy words and the heavy words it
 /// joins by a hyphen or one light word): a text that says more, a long run of a few words,
 /// clashes with no other.

@@ -48,7 +48,7 @@ use super::lines::{light_changes, LineKeys, KEYED_WORDS};
 use super::shape::{clash, Shaped, SHAPES_PER_WORD_SET};
 use super::vocabulary::Vocabulary;
 use super::mix_map::MixMap;
-use super::{extend, insertion_sort, set_hash, HEAVY_WEIGHT, LIGHT_WEIGHT, LINE_WORDS, SENTENCES_PER_WORD, SUBSTITUTION_SPAN, TEMPLATES_THRESHOLD, THRESHOLD, TYPO_CONTEXT, TYPO_SHARED};
+use super::{extend, insertion_sort, set_hash, HEAVY_WEIGHT, LIGHT_WEIGHT, LINE_WORDS, SENTENCES_PER_WORD, SUBSTITUTION_SPAN, TEMPLATES_THRESHOLD, THRESHOLD, TYPO_CONTEXT, TYPO_SHARED, TYPO_SIBLINGS};
 use crate::Error;
 
 /// A list entry: a kept text's rank and weight.
@@ -445,6 +445,7 @@ impl Matcher {
         let round = self.judgement;
         let wx = x.weight;
         let (mut wy, mut shared, mut shared_heavy, mut light_y) = (0, 0, 0, 0);
+        let mut shared_sum = 0u64;
         // Whether they share a word whose list is not full: sentences compare through no other
         // (with template siblings removed, no list is full and typos alone may join a pair).
         let (full, mut through) = (self.full(), self.templates);
@@ -455,7 +456,10 @@ impl Matcher {
             self.seen[word as usize] = round;
             if self.marks[word as usize] == x.visit {
                 shared += weight;
-                shared_heavy += usize::from(weight == HEAVY_WEIGHT);
+                if weight == HEAVY_WEIGHT {
+                    shared_heavy += 1;
+                    shared_sum = shared_sum.wrapping_add(vocabulary.hash[word as usize]);
+                }
                 through |= self.all[word as usize].len() < full;
             } else if weight == HEAVY_WEIGHT {
                 self.unpaired[word as usize] = round;
@@ -481,7 +485,7 @@ impl Matcher {
             if light_x > a || light_y > a {
                 return None;
             }
-            let paired = self.one_typo(vocabulary, x, round, shared_heavy)?;
+            let paired = self.one_typo(vocabulary, x, round, shared_heavy, shared_sum)?;
             if self.shaped && self.clash(x, kept, paired, round) {
                 return None;
             }
@@ -503,19 +507,23 @@ impl Matcher {
         reaches(self.threshold, shared, wx, wy).then(|| f64::from(shared) / f64::from(wx + wy - shared))
     }
 
-    /// For a pair judged as lines, with its unpaired heavy words in `ux` and `uy` and
-    /// `shared_heavy` heavy words shared: `None` unless they are no more than one typo — a pair of
-    /// them, or one word that is a typo of a word the other text holds, in a pair sharing
-    /// [`TYPO_CONTEXT`] heavy words — and then whether they are a pair.
-    fn one_typo(&self, vocabulary: &Vocabulary, x: &Text<'_>, round: u32, shared_heavy: usize) -> Option<bool> {
-        match (self.ux.as_slice(), self.uy.as_slice()) {
-            ([], []) => Some(false),
+    /// For a pair judged as lines, with its unpaired heavy words in `ux` and `uy`, and
+    /// `shared_heavy` heavy words shared whose hashes sum to `shared_sum`: `None` unless they are
+    /// no more than one typo — a pair of them, or one word that is a typo of a word the other
+    /// text holds, in a pair sharing [`TYPO_CONTEXT`] heavy words whose slot fewer than
+    /// [`TYPO_SIBLINGS`] kept texts fill with a third word — and then whether they are a pair.
+    fn one_typo(&self, vocabulary: &Vocabulary, x: &Text<'_>, round: u32, shared_heavy: usize, shared_sum: u64) -> Option<bool> {
+        let paired = match (self.ux.as_slice(), self.uy.as_slice()) {
+            ([], []) => return Some(false),
             _ if shared_heavy < TYPO_CONTEXT => None,
             (&[u], &[v]) => (vocabulary.neighbours(u).any(|n| n == v) && self.pairable(u, v)).then(|| true),
             (&[u], []) => vocabulary.neighbours(u).any(|w| self.seen[w as usize] == round && self.pairable(u, w)).then(|| false),
             ([], &[v]) => vocabulary.neighbours(v).any(|w| self.marks[w as usize] == x.visit && self.pairable(w, v)).then(|| false),
             _ => None,
-        }
+        }?;
+        // The pair's own words fill the slot once each at most (a word has one first holder).
+        let own = self.ux.iter().chain(&self.uy).filter(|&&w| self.lines.fills_with(w, shared_sum)).count() as u32;
+        (self.lines.slot_fillers(shared_sum).saturating_sub(own) < TYPO_SIBLINGS).then(|| paired)
     }
 
     /// Whether the shapes of the lines `x` and `y`, whose words the latest judgement (`round`)
