@@ -110,7 +110,14 @@ for (const rule of RULES) {
         unjudged.set(key, { removed: corpus.texts[i], kept: corpus.texts[rep[i]], corpus: corpus.name });
       } else counts[label]++;
     }
-    row.corpora.push({ name: corpus.name, texts: corpus.texts.length, removed: removed.length, different: different.length, sampled: sample.length, counts, seconds });
+    // Every removal a batch of labels judged, sampled or not: more pairs than the sample, though
+    // not a random choice (the batches hold the samples of earlier rules too).
+    const labelled = { 'near-duplicate': 0, 'template sibling': 0, unrelated: 0 };
+    for (const i of different) {
+      const label = labels.get(`${corpus.texts[i]}\u0000${corpus.texts[rep[i]]}`);
+      if (label !== undefined) labelled[label]++;
+    }
+    row.corpora.push({ name: corpus.name, texts: corpus.texts.length, removed: removed.length, different: different.length, sampled: sample.length, counts, labelled, seconds });
   }
   rows.push(row);
 }
@@ -126,13 +133,15 @@ console.log(['---', ...DESCRIPTION_KINDS.map(() => '---:')].join(' | '));
 for (const row of rows) console.log([row.label, ...DESCRIPTION_KINDS.map((k) => pct(row.descriptions[k]))].join(' | '));
 for (const [c, corpus] of corpora.entries()) {
   console.log(`\n${corpus.name} (${corpus.texts.length} lines, input order): removals and judged shares of a sample of the removals that are not the same text`);
-  console.log('rule | removed | not the same text | judged | near-duplicate | template sibling | unrelated | seconds');
-  console.log('--- | ---: | ---: | ---: | ---: | ---: | ---: | ---:');
+  console.log('rule | removed | not the same text | judged | near-duplicate | template sibling | unrelated | every labelled removal: n | near-duplicate | template sibling | unrelated | seconds');
+  console.log('--- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---:');
   for (const row of rows) {
     const r = row.corpora[c];
     const judged = r.sampled - r.counts.unjudged;
     const share = (n) => (judged === 0 ? '—' : `${pct(n / judged)} %`);
-    console.log([row.label, r.removed, r.different, `${judged}${r.counts.unjudged ? ` (+${r.counts.unjudged} unjudged)` : ''}`, share(r.counts['near-duplicate']), share(r.counts['template sibling']), share(r.counts.unrelated), r.seconds.toFixed(2)].join(' | '));
+    const all = r.labelled['near-duplicate'] + r.labelled['template sibling'] + r.labelled.unrelated;
+    const ofAll = (n) => (all === 0 ? '—' : `${pct(n / all)} %`);
+    console.log([row.label, r.removed, r.different, `${judged}${r.counts.unjudged ? ` (+${r.counts.unjudged} unjudged)` : ''}`, share(r.counts['near-duplicate']), share(r.counts['template sibling']), share(r.counts.unrelated), all, ofAll(r.labelled['near-duplicate']), ofAll(r.labelled['template sibling']), ofAll(r.labelled.unrelated), r.seconds.toFixed(2)].join(' | '));
   }
 }
 console.log(`\n${((performance.now() - started) / 1000).toFixed(1)} s`);
