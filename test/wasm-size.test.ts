@@ -54,14 +54,17 @@
 // the budget was 220 KB. Forgiving no typo in a line's slot that other kept lines fill with words
 // of their own (TYPO_SIBLINGS: a count kept in the map of singly held words' other heavy words,
 // and a flag per word) took it to 225,813 bytes, for a third fewer judged template siblings
-// among the removals from manual-page NAME lines: the budget is 221 KB.
+// among the removals from manual-page NAME lines: the budget was 221 KB. Numbers in lines (a
+// release's numbers words of their own, bare numbers' packed digits per word and in the saved
+// format, a replaced bare number one edit from another: 3 KB of it the comparison) took it to
+// 234,156 bytes: the budget is 229 KB.
 
 import { statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
 
-it('keeps dist/simhash.wasm under 221 KB', () => {
+it('keeps dist/simhash.wasm under 229 KB', () => {
   const bytes = statSync(fileURLToPath(new URL('../dist/simhash.wasm', import.meta.url))).size;
   expect(bytes).toBeGreaterThan(1000);
-  expect(bytes).toBeLessThan(221 * 1024);
+  expect(bytes).toBeLessThan(229 * 1024);
 });

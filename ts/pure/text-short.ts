@@ -28,6 +28,7 @@
 
 import { HEAVY_WEIGHT, LIGHT_WEIGHT, LINE_WORDS, SENTENCES_PER_WORD, SHAPES_PER_WORD_SET, SUBSTITUTION_SPAN, TEMPLATES_THRESHOLD, THRESHOLD, TYPO_CONTEXT, TYPO_SHARED, TYPO_SIBLINGS } from '../shared/adaptive.js';
 import { KEYED_WORDS, LineKeys, lightChanges } from './text-lines.js';
+import { NOT_A_NUMBER, agree } from './text-numbers.js';
 import { clash, type Shaped } from './text-shape.js';
 import type { Vocabulary } from './text-vocabulary.js';
 
@@ -314,7 +315,7 @@ export class ShortMatcher {
     if (!this.#templates && Math.min(x.length, y.length) < LINE_WORDS) {
       const lightX = x.reduce((n, word) => n + (!inY.has(word) && !this.#vocabulary.heavy(word) ? 1 : 0), 0);
       const changes = lightChanges(sharedHeavy);
-      if (lightX > changes || lightY > changes) return undefined;
+      if (lightX > changes || lightY > changes || !agree(this.#bareNumbers(x, (w) => inY.has(w)), this.#bareNumbers(y, (w) => this.#marks[w] === rank))) return undefined;
       const paired = this.#oneTypo(ux, uy, sharedHeavy, (word) => this.#marks[word] === rank, (word) => inY.has(word));
       if (paired === undefined || !this.#slotOpen(ux, uy, sharedSum)) return undefined;
       if (this.#shape !== undefined) {
@@ -334,6 +335,16 @@ export class ShortMatcher {
     }
     const total = shared + TYPO_SHARED * paired;
     return reaches(this.#threshold, total, wx, wy) ? total / (wx + wy - total) : undefined;
+  }
+
+  /** The packed bare numbers of `words` that the other text (`holds`) lacks. */
+  #bareNumbers(words: ArrayLike<number>, holds: (word: number) => boolean): bigint[] {
+    const found: bigint[] = [];
+    for (let i = 0; i < words.length; i++) {
+      const number = this.#vocabulary.number[words[i]!]!;
+      if (number !== NOT_A_NUMBER && !holds(words[i]!)) found.push(number);
+    }
+    return found;
   }
 
   /**

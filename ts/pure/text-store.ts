@@ -11,6 +11,7 @@ import { resolveTextOptions } from '../shared/text-options.js';
 import type { TextIndexColumns } from '../shared/text-index-format.js';
 import { sketch } from './minhash-sketch.js';
 import { KEYED_WORDS } from './text-lines.js';
+import { NOT_A_NUMBER, RELEASE_MARK, digitsOf, inRelease, packsANumber } from './text-numbers.js';
 import { shapeOf, type Shaped, type Token } from './text-shape.js';
 import { Vocabulary } from './text-vocabulary.js';
 import { encode, shingleScratch, trimScratch, unitScratch } from './text-scratch.js';
@@ -109,12 +110,17 @@ export class SketchStore {
     // Each token's word, and whether a hyphen alone comes before it.
     const sequence: [id: number, hyphen: boolean][] = [];
     let previousEnd = -1;
+    let previousRelease: number | undefined;
     for (let i = 0; i < count; i++) {
       const [start, end] = [ranges[2 * i]!, ranges[2 * i + 1]!];
       let signed = end;
       while (signed < length && (bytes[signed] === 0x2b || bytes[signed] === 0x23)) signed++;
-      const hash = signed === end ? units.getBigUint64(8 * i, true) : xxh3(bytes.subarray(start, signed), TEXT.seed);
-      const id = vocabulary.id(hash) ?? vocabulary.insert(hash, bytes.slice(start, signed), end - start);
+      // A number in a release is a word of its own: its token and the mark (text-numbers.ts).
+      const release = signed === end && digitsOf(bytes.subarray(start, end)) !== undefined && inRelease(bytes.subarray(0, length), start, end, previousRelease);
+      previousRelease = release ? end : undefined;
+      const word = release ? Uint8Array.of(...bytes.subarray(start, end), RELEASE_MARK) : bytes.slice(start, signed);
+      const hash = signed === end && !release ? units.getBigUint64(8 * i, true) : xxh3(word, TEXT.seed);
+      const id = vocabulary.id(hash) ?? vocabulary.insert(hash, word, end - start);
       if (!ids.includes(id)) ids.push(id);
       sequence.push([id, previousEnd >= 0 && start === previousEnd + 1 && bytes[previousEnd] === 0x2d]);
       previousEnd = signed;
@@ -139,14 +145,16 @@ export class SketchStore {
       return Uint32Array.from(lists, (list) => (at += list.length));
     };
     const signed = this.signatures.filter((s): s is Uint32Array => s !== null);
+    const keys = v.typoKeys.map((own, id) => (v.number[id] !== NOT_A_NUMBER ? [v.number[id]!] : own));
     let next = 0;
     return {
       templates,
       hash: BigUint64Array.from(v.hash),
       base: Uint32Array.from(v.base),
-      light: Uint8Array.from(v.light, (light) => (light ? 1 : 0)),
-      typoKeyEnds: ends(v.typoKeys),
-      typoKeys: BigUint64Array.from(v.typoKeys.flat()),
+      // A bare number is kind 2, its one key its packed digits.
+      light: Uint8Array.from(v.light, (light, id) => (v.number[id] !== NOT_A_NUMBER ? NUMBER : light ? 1 : 0)),
+      typoKeyEnds: ends(keys),
+      typoKeys: BigUint64Array.from(keys.flat()),
       ids,
       states,
       kinds: Uint8Array.from(this.kinds),
@@ -162,7 +170,8 @@ export class SketchStore {
   /** The sketches of saved columns, or `undefined` when they are not what sketching makes. */
   static fromColumns(c: TextIndexColumns): SketchStore | undefined {
     const store = new SketchStore();
-    const vocabulary = columnsFit(c) ? Vocabulary.fromColumns(TEXT.seed, c.hash, c.base, c.light, c.typoKeyEnds, c.typoKeys) : undefined;
+    const words = columnsFit(c) ? splitNumbers(c) : undefined;
+    const vocabulary = words && Vocabulary.fromColumns(TEXT.seed, c.hash, c.base, words.light, words.number, words.typoKeyEnds, words.typoKeys);
     if (vocabulary === undefined) return undefined;
     store.vocabulary = vocabulary;
     let nextSignature = 0;
@@ -188,12 +197,37 @@ function endsFit(ends: Uint32Array, total: number): boolean {
   return (ends.length === 0 ? 0 : ends[ends.length - 1]!) === total;
 }
 
+/** A word's kind in the columns: a bare number, whose one key is its packed digits. */
+const NUMBER = 2;
+
+/**
+ * The words' lightness, packed numbers and typo keys apart, from the columns; `undefined` when a
+ * bare number has other than one key or it packs no number.
+ */
+function splitNumbers(c: TextIndexColumns): { light: Uint8Array; number: bigint[]; typoKeyEnds: Uint32Array; typoKeys: BigUint64Array } | undefined {
+  const number: bigint[] = [];
+  const keys: bigint[] = [];
+  const typoKeyEnds = new Uint32Array(c.light.length);
+  for (let id = 0; id < c.light.length; id++) {
+    const own = c.typoKeys.subarray(id === 0 ? 0 : c.typoKeyEnds[id - 1]!, c.typoKeyEnds[id]!);
+    if (c.light[id] === NUMBER) {
+      if (own.length !== 1 || !packsANumber(own[0]!)) return undefined;
+      number.push(own[0]!);
+    } else {
+      number.push(NOT_A_NUMBER);
+      keys.push(...own);
+    }
+    typoKeyEnds[id] = keys.length;
+  }
+  return { light: Uint8Array.from(c.light, (l) => (l >= 1 ? 1 : 0)), number, typoKeyEnds, typoKeys: BigUint64Array.from(keys) };
+}
+
 /** The checks of the columns' frame the checksum cannot vouch for (the Rust core's order). */
 function columnsFit(c: TextIndexColumns): boolean {
   const v = c.hash.length;
   return (
     c.base.every((b, i) => b <= i) &&
-    c.light.every((l) => l <= 1) &&
+    c.light.every((l) => l <= NUMBER) &&
     endsFit(c.typoKeyEnds, c.typoKeys.length) &&
     c.states.every((s) => s <= 2) &&
     endsFit(c.wordEnds, c.words.length) &&

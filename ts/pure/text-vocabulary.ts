@@ -13,26 +13,13 @@
 
 import { TYPO_CHARS, TYPO_KEY_WORDS } from '../shared/adaptive.js';
 import { COMMON_WORDS } from '../shared/adaptive-words.js';
+import { NOT_A_NUMBER, RELEASE_MARK, digitsOf, pack } from './text-numbers.js';
 import { xxh3 } from './xxh3.js';
 
 const utf8 = new TextEncoder();
 /** What stands for the digit a name's typo key leaves out: a byte no UTF-8 text holds. */
 const DIGIT_MARK = 0xff;
 const isDigit = (b: number): boolean => b >= 0x30 && b <= 0x39;
-
-/** The English ordinal suffixes, as pairs of bytes. */
-const ORDINALS = ['st', 'nd', 'rd', 'th'].map((suffix) => [suffix.charCodeAt(0), suffix.charCodeAt(1)] as const);
-
-/** Whether a token is ASCII digits, `v` and ASCII digits, or ASCII digits and an ordinal suffix. */
-function isNumber(token: Uint8Array): boolean {
-  const n = token.length;
-  const ordinal = n >= 2 && ORDINALS.some(([a, b]) => token[n - 2] === a && token[n - 1] === b);
-  const end = ordinal ? n - 2 : n;
-  const from = !ordinal && token[0] === 0x76 ? 1 : 0;
-  if (from >= end) return false;
-  for (let i = from; i < end; i++) if (token[i]! < 0x30 || token[i]! > 0x39) return false;
-  return true;
-}
 
 /**
  * Every word seen, by id (ids in order of first appearance). A word is a token with the `+` and
@@ -47,6 +34,8 @@ export class Vocabulary {
   readonly base: number[] = [];
   /** Whether each word is light. */
   readonly light: boolean[] = [];
+  /** Each bare number's packed digits, {@link NOT_A_NUMBER} for any other word. */
+  readonly number: bigint[] = [];
   /** Each word's typos. */
   readonly neighbours: number[][] = [];
   /** Each word's typo keys: two words are typos when they share one (none for a word that can be no typo; only the keys it was listed under). */
@@ -81,7 +70,7 @@ export class Vocabulary {
       for (const other of this.neighbours[id]!) if (other < mark) this.neighbours[other]!.pop();
       this.#ids.delete(this.hash[id]!);
     }
-    for (const column of [this.hash, this.base, this.light, this.neighbours, this.typoKeys]) column.length = mark;
+    for (const column of [this.hash, this.base, this.light, this.number, this.neighbours, this.typoKeys]) column.length = mark;
   }
 
   /** The id of the word with this hash, if it was seen. */
@@ -104,11 +93,15 @@ export class Vocabulary {
     const base = token < word.length ? this.insert(xxh3(word.subarray(0, token), this.#seed), word.subarray(0, token)) : undefined;
     const id = this.light.length;
     const common = this.#common.has(hash);
-    const light = word.length === 1 || isNumber(word) || common;
+    // A release's number is its token and the mark (text-numbers.ts).
+    const release = word.length === token + 1 && word[token] === RELEASE_MARK;
+    const digits = digitsOf(word);
+    const light = word.length === 1 || digits !== undefined || release || common;
     this.#ids.set(hash, id);
     this.hash.push(hash);
     this.base.push(base ?? id);
     this.light.push(light);
+    this.number.push(digits === undefined ? NOT_A_NUMBER : pack(digits));
     this.neighbours.push([]);
     this.typoKeys.push([]);
     if ((common || !light) && base === undefined) this.#linkTypos(id, hash, word);
@@ -179,11 +172,11 @@ export class Vocabulary {
   }
 
   /**
-   * The words of a saved index, each with its unit hash, base, lightness and typo keys (word
+   * The words of a saved index, each with its unit hash, base, lightness, packed number and typo keys (word
    * i's keys `typoKeys[typoKeyEnds[i - 1]..typoKeyEnds[i]]`): the links between typos are made
    * again, in the order the words came. `undefined` when two words have one hash.
    */
-  static fromColumns(seed: bigint, hash: BigUint64Array, base: Uint32Array, light: Uint8Array, typoKeyEnds: Uint32Array, typoKeys: BigUint64Array): Vocabulary | undefined {
+  static fromColumns(seed: bigint, hash: BigUint64Array, base: Uint32Array, light: Uint8Array, number: readonly bigint[], typoKeyEnds: Uint32Array, typoKeys: BigUint64Array): Vocabulary | undefined {
     const vocabulary = new Vocabulary(seed);
     for (let id = 0; id < hash.length; id++) {
       if (vocabulary.#ids.has(hash[id]!)) return undefined;
@@ -191,6 +184,7 @@ export class Vocabulary {
       vocabulary.hash.push(hash[id]!);
       vocabulary.base.push(base[id]!);
       vocabulary.light.push(light[id] === 1);
+      vocabulary.number.push(number[id]!);
       vocabulary.neighbours.push([]);
       vocabulary.typoKeys.push(Array.from(typoKeys.subarray(id === 0 ? 0 : typoKeyEnds[id - 1]!, typoKeyEnds[id]!)));
       vocabulary.#link(id);

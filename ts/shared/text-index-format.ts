@@ -1,5 +1,5 @@
 /**
- * The byte format of a saved `TextIndex`, version 1, shared by both entries: the pure entry
+ * The byte format of a saved `TextIndex`, version 2, shared by both entries: the pure entry
  * encodes and decodes with it; the WebAssembly entry decodes in Rust
  * (crates/simhash-core/src/adaptive/format.rs, the same layout) and builds its errors here, so
  * both entries fail alike. The layout is in docs/specifications.md.
@@ -9,7 +9,7 @@ import { IndexFormatError, crc32, type IndexFormatProblem } from './index-format
 
 /** The first 8 bytes: `\x89SHTXT\r\n`. */
 const MAGIC = Uint8Array.of(0x89, 0x53, 0x48, 0x54, 0x58, 0x54, 0x0d, 0x0a);
-const VERSION = 1;
+const VERSION = 2;
 const HEADER_BYTES = 36;
 /** Values of a word-pair signature. */
 const SIGNATURE = 128;
@@ -17,7 +17,7 @@ const SIGNATURE = 128;
 /** A text index's columns: its words, then its texts in the order they were taken. */
 export interface TextIndexColumns {
   readonly templates: boolean;
-  /** Per word: unit hash, base, 1 if light, end of its typo keys in `typoKeys`. */
+  /** Per word: unit hash, base, kind (0 heavy, 1 light, 2 a bare number, its one key its packed digits), end of its keys in `typoKeys`. */
   readonly hash: BigUint64Array;
   readonly base: Uint32Array;
   readonly light: Uint8Array;

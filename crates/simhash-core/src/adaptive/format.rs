@@ -1,15 +1,15 @@
-//! The byte format of a saved text index, version 1. All integers little-endian; columns follow
+//! The byte format of a saved text index, version 2. All integers little-endian; columns follow
 //! a 36-byte header and a CRC-32 (zlib's) of every byte before it ends the file:
 //!
 //! | bytes | field |
 //! |---|---|
 //! | 8 | magic `89 53 48 54 58 54 0D 0A` (`\x89SHTXT\r\n`) |
-//! | 2 | format version, 1 |
+//! | 2 | format version, 2 |
 //! | 1 | rule: 0 specification v3, 1 v3 removing template siblings |
 //! | 1 | 0 |
 //! | 4 each | V words, K typo keys, n texts, W words of texts, S shape entries, G signatures |
-//! | 8 V, 4 V, V, 4 V | per word: unit hash, base, 1 if light, end of its typo keys |
-//! | 8 K | typo keys |
+//! | 8 V, 4 V, V, 4 V | per word: unit hash, base, kind (0 heavy, 1 light, 2 a bare number), end of its keys |
+//! | 8 K | keys: a word's typo keys, a bare number's one key its packed digits |
 //! | 4 n, n, n | per text: id, state (0 removed as a near-duplicate, 1 kept, 2 kept then removed), kind |
 //! | 4 n, 4 W | per text: end of its words; word ids (distinct, ascending per text) |
 //! | 4 n, 2 S | per text: end of its shape; shape entries |
@@ -22,6 +22,7 @@
 use super::lines::KEYED_WORDS;
 use super::shape::{HYPHEN, OVERFLOW, REPEAT};
 use super::sketch::{TextSketches, NO_SIGNATURE};
+use super::numbers::{self, NOT_A_NUMBER};
 use super::vocabulary::Vocabulary;
 use super::{insertion_sort, Kind, NUM_PERM, SHORT_WORDS};
 use crate::crc32::crc32;
@@ -29,7 +30,9 @@ use crate::error::{Error, FormatError};
 
 /// The first 8 bytes, made as the SimHash index's are.
 const MAGIC: [u8; 8] = [0x89, b'S', b'H', b'T', b'X', b'T', b'\r', b'\n'];
-const VERSION: u16 = 1;
+const VERSION: u16 = 2;
+/// A word's kind in the file: a bare number, whose one key is its packed digits.
+const NUMBER: u8 = 2;
 const HEADER_BYTES: usize = 36;
 
 /// A saved index, decoded.
@@ -54,19 +57,31 @@ pub(super) fn encode(sketches: &TextSketches, templates: bool, ids: &[u32], stat
     let v = &sketches.vocabulary;
     let n = sketches.len();
     let words = v.len() as u64;
-    let length = HEADER_BYTES as u64 + 17 * words + 8 * v.typo_keys.len() as u64 + 18 * n as u64 + 4 * sketches.words.len() as u64 + 2 * sketches.shapes.len() as u64 + 4 * sketches.signatures.len() as u64 + 4;
+    let numbered = |id: usize| v.number[id] != NOT_A_NUMBER;
+    let keys = v.typo_keys.len() + (0..v.len()).filter(|&id| numbered(id)).count();
+    let length = HEADER_BYTES as u64 + 17 * words + 8 * keys as u64 + 18 * n as u64 + 4 * sketches.words.len() as u64 + 2 * sketches.shapes.len() as u64 + 4 * sketches.signatures.len() as u64 + 4;
     let mut out = Vec::new();
     reserve(&mut out, usize::try_from(length).map_err(|_| Error::OutOfMemory)?)?;
     out.extend_from_slice(&MAGIC);
     out.extend_from_slice(&VERSION.to_le_bytes());
     out.extend_from_slice(&[u8::from(templates), 0]);
-    let counts = [v.len(), v.typo_keys.len(), n, sketches.words.len(), sketches.shapes.len(), sketches.signatures.len() / NUM_PERM];
+    let counts = [v.len(), keys, n, sketches.words.len(), sketches.shapes.len(), sketches.signatures.len() / NUM_PERM];
     counts.iter().for_each(|&c| out.extend_from_slice(&(c as u32).to_le_bytes()));
     put(&mut out, &v.hash, u64::to_le_bytes);
     put(&mut out, &v.base, u32::to_le_bytes);
-    out.extend(v.light.iter().map(|&light| u8::from(light)));
-    put(&mut out, &v.typo_key_ends, u32::to_le_bytes);
-    put(&mut out, &v.typo_keys, u64::to_le_bytes);
+    out.extend((0..v.len()).map(|id| if numbered(id) { NUMBER } else { u8::from(v.light[id]) }));
+    let mut end = 0u32;
+    for id in 0..v.len() {
+        end += v.typo_keys(id as u32).len() as u32 + u32::from(numbered(id));
+        out.extend_from_slice(&end.to_le_bytes());
+    }
+    for id in 0..v.len() {
+        if numbered(id) {
+            out.extend_from_slice(&v.number[id].to_le_bytes());
+        } else {
+            put(&mut out, v.typo_keys(id as u32), u64::to_le_bytes);
+        }
+    }
     put(&mut out, ids, u32::to_le_bytes);
     out.extend_from_slice(states);
     out.extend_from_slice(&sketches.kinds);
@@ -151,7 +166,7 @@ fn append_decoded(sketches: &mut TextSketches, part: &TextSketches) -> Result<()
     for id in 0..v.len() {
         let base = v.base[id] as usize;
         let base = if base == id { u32::MAX } else { global[base] };
-        global.push(sketches.vocabulary.insert_parts(v.hash[id], base, v.light[id], v.typo_keys(id as u32))?);
+        global.push(sketches.vocabulary.insert_parts(v.hash[id], base, v.light[id], v.number[id], v.typo_keys(id as u32))?);
     }
     let mut words: Vec<(u32, u8)> = Vec::new();
     let mut position = [0u8; KEYED_WORDS];
@@ -234,17 +249,53 @@ pub(super) fn decode(bytes: &[u8]) -> Result<Decoded, Error> {
     let shapes = r.column(s, u16::from_le_bytes)?;
     let signature_of = r.column(n, u32::from_le_bytes)?;
     let signatures = r.column(g * NUM_PERM, u32::from_le_bytes)?;
-    let words_fit = base.iter().enumerate().all(|(i, &b)| b as usize <= i) && light.iter().all(|&l| l <= 1) && ends_fit(&typo_key_ends, k);
+    let words_fit = base.iter().enumerate().all(|(i, &b)| b as usize <= i) && light.iter().all(|&l| l <= NUMBER) && ends_fit(&typo_key_ends, k);
     let texts_fit = states.iter().all(|&s| s <= 2) && ends_fit(&word_end, w) && ends_fit(&shape_end, s) && words.iter().all(|&word| (word as usize) < v);
     if !words_fit || !texts_fit {
         return fail(FormatError::Contents);
     }
-    let vocabulary = Vocabulary::from_parts(hash, base, light.iter().map(|&l| l == 1).collect(), typo_key_ends, typo_keys)?;
+    let (number, typo_key_ends, typo_keys) = match split_numbers(light, typo_key_ends, typo_keys)? {
+        Some(columns) => columns,
+        None => return fail(FormatError::Contents),
+    };
+    let vocabulary = Vocabulary::from_parts(hash, base, light.iter().map(|&l| l >= 1).collect(), number, typo_key_ends, typo_keys)?;
     let sketches = TextSketches::from_parts(kinds, word_end, words, shape_end, shapes, vocabulary, signature_of, signatures);
     if !texts_are_sketches(&sketches, g) {
         return fail(FormatError::Contents);
     }
     Ok(Decoded { sketches, templates: bytes[10] == 1, ids, states })
+}
+
+/// The words' packed numbers and their typo keys apart, from the keys column: a bare number's one
+/// key is its packed digits. `None` when a number has other than one key or it packs no number.
+#[allow(clippy::type_complexity)]
+fn split_numbers(kinds: &[u8], ends: Vec<u32>, keys: Vec<u64>) -> Result<Option<(Vec<u64>, Vec<u32>, Vec<u64>)>, Error> {
+    if !kinds.contains(&NUMBER) {
+        let mut number = Vec::new();
+        reserve(&mut number, kinds.len())?;
+        number.resize(kinds.len(), NOT_A_NUMBER);
+        return Ok(Some((number, ends, keys)));
+    }
+    let (mut number, mut typo_ends, mut typo_keys) = (Vec::new(), Vec::new(), Vec::new());
+    reserve(&mut number, kinds.len())?;
+    reserve(&mut typo_ends, kinds.len())?;
+    reserve(&mut typo_keys, keys.len())?;
+    let mut start = 0;
+    for (id, &kind) in kinds.iter().enumerate() {
+        let own = &keys[start..ends[id] as usize];
+        start = ends[id] as usize;
+        if kind == NUMBER {
+            match own {
+                &[packed] if numbers::packs_a_number(packed) => number.push(packed),
+                _ => return Ok(None),
+            }
+        } else {
+            number.push(NOT_A_NUMBER);
+            typo_keys.extend_from_slice(own);
+        }
+        typo_ends.push(typo_keys.len() as u32);
+    }
+    Ok(Some((number, typo_ends, typo_keys)))
 }
 
 /// Whether every text is what sketching makes: words by kind, distinct and ascending, shapes
@@ -322,12 +373,16 @@ mod tests {
         let mut flipped = bytes.clone();
         flipped[40] ^= 1;
         assert_eq!(problem(&flipped), Some(FormatError::Checksum));
-        assert_eq!(problem(&edited(&bytes, |b| b[8] = 2)), Some(FormatError::Version));
+        // Version 1 held no bare numbers' digits: its indexes cannot decide as version 2 does.
+        assert_eq!(problem(&edited(&bytes, |b| b[8] = 1)), Some(FormatError::Version));
         assert_eq!(problem(&edited(&bytes, |b| b[10] = 2)), Some(FormatError::Header));
         // A word id past the vocabulary, in the first text's words.
         let v = u32::from_le_bytes([bytes[12], bytes[13], bytes[14], bytes[15]]) as usize;
         let words_at = HEADER_BYTES + 17 * v + 8 * u32::from_le_bytes([bytes[16], bytes[17], bytes[18], bytes[19]]) as usize + 4 * 4 + 4 + 4 + 4 * 4;
         assert_eq!(problem(&edited(&bytes, |b| b[words_at..words_at + 4].copy_from_slice(&(v as u32).to_le_bytes()))), Some(FormatError::Contents));
+        // A word called a bare number whose keys are not one packed number.
+        let kinds_at = HEADER_BYTES + 12 * v;
+        assert_eq!(problem(&edited(&bytes, |b| b[kinds_at] = 2)), Some(FormatError::Contents));
         // A state out of range.
         let states_at = HEADER_BYTES + 17 * v + 8 * u32::from_le_bytes([bytes[16], bytes[17], bytes[18], bytes[19]]) as usize + 4 * 4;
         assert_eq!(problem(&edited(&bytes, |b| b[states_at] = 3)), Some(FormatError::Contents));

@@ -21,6 +21,7 @@ mod format;
 mod index;
 mod lines;
 mod mix_map;
+mod numbers;
 mod shape;
 mod short;
 mod sketch;

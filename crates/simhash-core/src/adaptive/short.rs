@@ -9,7 +9,8 @@
 //! - *Lines*: when either text has fewer than [`LINE_WORDS`] distinct words, the two
 //!   hold the same heavy words, but for one typo (a pair, or one word too many that is a typo of
 //!   a word the other holds) when they share [`TYPO_CONTEXT`] heavy words besides, and each
-//!   holds at most `min(LIGHT_CHANGES, heavy words shared)` light words the other lacks, and
+//!   holds at most `min(LIGHT_CHANGES, heavy words shared)` light words the other lacks, the
+//!   bare numbers each holds alone are one edit from the other's (the `numbers` module), and
 //!   their shapes do not clash (the `shape` module). A line that names another item, adds a word
 //!   that says more (`- documentation`, `(flake8)`) or reverses its words (`English-Czech`,
 //!   `Czech-English`) is a different line.
@@ -48,6 +49,7 @@ use super::lines::{light_changes, LineKeys, KEYED_WORDS};
 use super::shape::{clash, Shaped, SHAPES_PER_WORD_SET};
 use super::vocabulary::Vocabulary;
 use super::mix_map::MixMap;
+use super::numbers::{self, NOT_A_NUMBER};
 use super::{extend, insertion_sort, set_hash, HEAVY_WEIGHT, LIGHT_WEIGHT, LINE_WORDS, SENTENCES_PER_WORD, SUBSTITUTION_SPAN, TEMPLATES_THRESHOLD, THRESHOLD, TYPO_CONTEXT, TYPO_SHARED, TYPO_SIBLINGS};
 use crate::Error;
 
@@ -98,6 +100,13 @@ fn reaches((num, den): (u32, u32), shared: u32, wx: u32, wy: u32) -> bool {
     u64::from(shared) * u64::from(den) >= u64::from(num) * u64::from(wx + wy - shared)
 }
 
+/// Notes a light word's packed number, if it is a bare number.
+fn push_number(numbers: &mut Vec<u64>, number: u64) {
+    if number != NOT_A_NUMBER {
+        numbers.push(number);
+    }
+}
+
 /// The lists of kept short texts and the scratch of one decision.
 pub(super) struct Matcher {
     templates: bool,
@@ -135,6 +144,9 @@ pub(super) struct Matcher {
     plan: Vec<(usize, u32, usize)>,
     ux: Vec<u32>,
     uy: Vec<u32>,
+    /// The bare numbers (packed) only x holds, and only y.
+    nx: Vec<u64>,
+    ny: Vec<u64>,
     partner: Vec<u32>,
     visited: Vec<u32>,
 }
@@ -199,6 +211,8 @@ impl Matcher {
             plan: Vec::new(),
             ux: Vec::new(),
             uy: Vec::new(),
+            nx: Vec::new(),
+            ny: Vec::new(),
             partner: Vec::new(),
             visited: Vec::new(),
         };
@@ -450,6 +464,7 @@ impl Matcher {
         // (with template siblings removed, no list is full and typos alone may join a pair).
         let (full, mut through) = (self.full(), self.templates);
         self.uy.clear();
+        self.ny.clear();
         for &word in y {
             let weight = weight_of(vocabulary, word);
             wy += weight;
@@ -467,9 +482,11 @@ impl Matcher {
                 self.uy.push(word);
             } else {
                 light_y += 1;
+                push_number(&mut self.ny, vocabulary.number(word));
             }
         }
         self.ux.clear();
+        self.nx.clear();
         let mut light_x = 0;
         for &word in x.words {
             if self.seen[word as usize] != round {
@@ -477,12 +494,13 @@ impl Matcher {
                     self.ux.push(word);
                 } else {
                     light_x += 1;
+                    push_number(&mut self.nx, vocabulary.number(word));
                 }
             }
         }
         if !self.templates && x.words.len().min(y.len()) < LINE_WORDS {
             let a = light_changes(shared_heavy);
-            if light_x > a || light_y > a {
+            if light_x > a || light_y > a || !numbers::agree(&self.nx, &self.ny) {
                 return None;
             }
             let paired = self.one_typo(vocabulary, x, round, shared_heavy, shared_sum)?;

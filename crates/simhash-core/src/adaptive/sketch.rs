@@ -3,6 +3,7 @@
 //! serves words and pairs.
 
 use super::lines::KEYED_WORDS;
+use super::numbers::{self, RELEASE_MARK};
 use super::shape::{shape, Token};
 use super::vocabulary::Vocabulary;
 use super::{insertion_sort, Kind, NUM_PERM, PAIRS_TO_MEET_LONG, SHAPE_ENTRIES, SHORT_WORDS};
@@ -39,6 +40,8 @@ pub struct TextSketches {
     distinct: Vec<u64>,
     pairs: Vec<u64>,
     bins: Vec<u64>,
+    /// A release number's word, its token and [`RELEASE_MARK`].
+    word: Vec<u8>,
 }
 
 /// A text without a word-pair signature.
@@ -196,7 +199,7 @@ impl TextSketches {
     }
 
     fn add_one(&mut self, text: &[u8]) -> Result<(), Error> {
-        let TextSketches { kinds, word_end, words, shape_end, shapes, vocabulary, signature_of, signatures, scratch, sequence, tokens, distinct, pairs, bins } = self;
+        let TextSketches { kinds, word_end, words, shape_end, shapes, vocabulary, signature_of, signatures, scratch, sequence, tokens, distinct, pairs, bins, word } = self;
         let (units, hasher) = word_units(text, SEED, scratch)?;
         // Distinct words up to one past the short limit: that one says the text is long.
         distinct.clear();
@@ -227,18 +230,33 @@ impl TextSketches {
             // Words are classified from their bytes, a word keeps the `+` and `#` signs right after
             // it (`c`, `c++` and `c#` are three words), and a line's shape notes hyphens between
             // words: for each, tokenise again.
+            // Numbers in a release are words of their own (`numbers`): a dot between digits
+            // asks for tokenising again too.
             let retokenise = |b: &u8| *b == b'+' || *b == b'#' || (shaped && *b == b'-');
-            if text.iter().any(retokenise) || distinct.iter().any(|&hash| vocabulary.id(hash).is_none()) {
+            let dotted = text.windows(3).any(|w| w[1] == b'.' && w[0].is_ascii_digit() && w[2].is_ascii_digit());
+            if dotted || text.iter().any(retokenise) || distinct.iter().any(|&hash| vocabulary.id(hash).is_none()) {
                 let mut result = Ok(());
                 let mut previous_end = None;
+                let mut previous_release = None;
+                // The tokens come in the order of their unit hashes.
+                let mut token = 0;
                 for_each_token(text, |start, end| {
                     let hyphen = previous_end.map_or(false, |e: usize| &text[e..start] == b"-");
                     let signed = end + text[end..].iter().take_while(|&&b| b == b'+' || b == b'#').count();
                     previous_end = Some(signed);
-                    let hash = if signed == end { hasher.unit(&text[start..end]) } else { hasher.unit(&text[start..signed]) };
+                    let release = dotted && signed == end && numbers::digits(&text[start..end]).is_some() && numbers::in_release(text, start, end, previous_release);
+                    previous_release = if release { Some(end) } else { None };
+                    if release {
+                        word.clear();
+                        word.extend_from_slice(&text[start..end]);
+                        word.push(RELEASE_MARK);
+                    }
+                    let bytes = if release { &word[..] } else { &text[start..signed] };
+                    let hash = if signed == end && !release { units[token] } else { hasher.unit(bytes) };
+                    token += 1;
                     let id = match vocabulary.id(hash) {
                         Some(id) => Ok(id),
-                        None if result.is_ok() => vocabulary.insert(hash, &text[start..signed], end - start, &hasher),
+                        None if result.is_ok() => vocabulary.insert(hash, bytes, end - start, &hasher),
                         None => return,
                     };
                     match id {

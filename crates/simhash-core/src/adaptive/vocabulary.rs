@@ -6,8 +6,8 @@
 //! word also names its *base*, the word without its signs.
 //!
 //! A word is *light* when it is one of [`COMMON_WORDS`], a number (ASCII digits, `v` and
-//! digits — a version —, or digits and an English ordinal suffix: `2nd`) or a single ASCII
-//! character; any other word is *heavy*, names with digits (`arm64`, `id3`) among them. Two
+//! digits — a version —, or digits and an English ordinal suffix: `2nd`; bare, or a release's,
+//! see `numbers`) or a single ASCII character; any other word is *heavy*, names with digits (`arm64`, `id3`) among them. Two
 //! words without ASCII digits or signs, of at least [`TYPO_CHARS`] code points, heavy or common,
 //! are *typos* of each other when removing at most one code point from each makes them equal: a
 //! letter changed, added, dropped, or two swapped. Two names with digits, of at least
@@ -27,6 +27,7 @@
 
 use super::common_words::COMMON_WORDS;
 use super::mix_map::MixMap;
+use super::numbers::{self, NOT_A_NUMBER, RELEASE_MARK};
 use crate::fingerprint::text::{sequence_length, ShingleHasher};
 use crate::error::{Error, FormatError};
 
@@ -49,14 +50,6 @@ const MOST_WORDS: u32 = INLINE - 1;
 /// keys never meet the one-deletion keys of words without digits.
 const DIGIT_MARK: u8 = 0xFF;
 
-/// Whether a token is ASCII digits, `v` and ASCII digits, or ASCII digits and `st`, `nd`, `rd`
-/// or `th`.
-fn is_number(token: &[u8]) -> bool {
-    let ordinal = [b"st", b"nd", b"rd", b"th"].iter().find_map(|suffix| token.strip_suffix(&suffix[..]));
-    let digits = ordinal.or_else(|| token.strip_prefix(b"v")).unwrap_or(token);
-    !digits.is_empty() && digits.iter().all(u8::is_ascii_digit)
-}
-
 /// The size of a vocabulary at some moment, to return to.
 pub(super) struct Mark {
     words: usize,
@@ -74,6 +67,8 @@ pub(super) struct Vocabulary {
     pub(super) base: Vec<u32>,
     /// Whether each word is light.
     pub(super) light: Vec<bool>,
+    /// Each bare number's packed digits, [`NOT_A_NUMBER`] for any other word (`numbers`).
+    pub(super) number: Vec<u64>,
     /// The hashes of [`COMMON_WORDS`], made at the first word.
     common: MixMap,
     common_made: bool,
@@ -175,6 +170,7 @@ impl Vocabulary {
         }
         self.hash.truncate(mark.words);
         self.light.truncate(mark.words);
+        self.number.truncate(mark.words);
     }
 
     /// Number of words seen.
@@ -196,11 +192,15 @@ impl Vocabulary {
             self.common_made = true;
         }
         let id = self.next_id()?;
-        let light = word.len() == 1 || is_number(word) || self.common.get(hash).is_some();
+        // A release's number is its token and the mark (`numbers`).
+        let release = word[token..] == [RELEASE_MARK];
+        let number = numbers::digits(word).map_or(NOT_A_NUMBER, numbers::pack);
+        let light = word.len() == 1 || number != NOT_A_NUMBER || release || self.common.get(hash).is_some();
         let common = self.common.get(hash).is_some();
         push(&mut self.hash, hash)?;
         push(&mut self.base, base.unwrap_or(id))?;
         push(&mut self.light, light)?;
+        push(&mut self.number, number)?;
         push(&mut self.neighbour_head, END)?;
         push(&mut self.linked_to, END)?;
         self.ids.get_or_insert(hash, id)?;
@@ -211,10 +211,10 @@ impl Vocabulary {
         Ok(id)
     }
 
-    /// The words of a saved index, each with its unit hash, base, lightness and typo keys (its
-    /// keys `typo_keys[typo_key_ends[id - 1]..typo_key_ends[id]]`), checked by the caller: the
-    /// links between typos are made again, in the order the words came.
-    pub(super) fn from_parts(hash: Vec<u64>, base: Vec<u32>, light: Vec<bool>, typo_key_ends: Vec<u32>, typo_keys: Vec<u64>) -> Result<Vocabulary, Error> {
+    /// The words of a saved index, each with its unit hash, base, lightness, packed number and
+    /// typo keys (its keys `typo_keys[typo_key_ends[id - 1]..typo_key_ends[id]]`), checked by
+    /// the caller: the links between typos are made again, in the order the words came.
+    pub(super) fn from_parts(hash: Vec<u64>, base: Vec<u32>, light: Vec<bool>, number: Vec<u64>, typo_key_ends: Vec<u32>, typo_keys: Vec<u64>) -> Result<Vocabulary, Error> {
         let mut vocabulary = Vocabulary::default();
         // Laid out once for the words and keys to come (a key shared by typos counts twice).
         vocabulary.ids.reserve(hash.len())?;
@@ -226,7 +226,7 @@ impl Vocabulary {
             if keys.iter().enumerate().any(|(k, key)| keys[..k].contains(key)) {
                 return Err(Error::Format(FormatError::Contents));
             }
-            let added = vocabulary.insert_parts(hash[id], base[id], light[id], keys)?;
+            let added = vocabulary.insert_parts(hash[id], base[id], light[id], number[id], keys)?;
             if added != id as u32 {
                 return Err(Error::Format(FormatError::Contents));
             }
@@ -235,8 +235,9 @@ impl Vocabulary {
     }
 
     /// The id of the word with unit hash `hash`, adding it (with its base id `base`, below its
-    /// own, its lightness and its typo keys, as another vocabulary made them) if it is new.
-    pub(super) fn insert_parts(&mut self, hash: u64, base: u32, light: bool, typo_keys: &[u64]) -> Result<u32, Error> {
+    /// own, its lightness, its packed number and its typo keys, as another vocabulary made them)
+    /// if it is new.
+    pub(super) fn insert_parts(&mut self, hash: u64, base: u32, light: bool, number: u64, typo_keys: &[u64]) -> Result<u32, Error> {
         let id = self.next_id()?;
         let known = self.ids.get_or_insert(hash, id)?;
         if known != id {
@@ -245,6 +246,7 @@ impl Vocabulary {
         push(&mut self.hash, hash)?;
         push(&mut self.base, if base == u32::MAX { id } else { base })?;
         push(&mut self.light, light)?;
+        push(&mut self.number, number)?;
         push(&mut self.neighbour_head, END)?;
         push(&mut self.linked_to, END)?;
         let first = self.typo_keys.len();
@@ -394,6 +396,12 @@ impl Vocabulary {
     /// The heavy typos of `word`.
     pub(super) fn heavy_neighbours(&self, word: u32) -> impl Iterator<Item = u32> + '_ {
         self.neighbours(word).filter(move |&n| self.heavy(n))
+    }
+
+    /// The packed digits of `word` if it is a bare number, else [`NOT_A_NUMBER`].
+    #[inline]
+    pub(super) fn number(&self, word: u32) -> u64 {
+        self.number[word as usize]
     }
 
     /// Whether `word` is heavy.
