@@ -2,7 +2,10 @@
 // Debian machine: the short descriptions of every binary package in the apt lists
 // (quality/sets/debian-descriptions.jsonl.gz) and the one-line NAME descriptions of the manual
 // pages installed from Debian packages (quality/sets/man-names.jsonl.gz). Both are sorted, so the
-// same lists and pages give the same files; nothing is drawn at random.
+// same lists and pages give the same files; nothing is drawn at random. With --change-log it
+// writes one change entry in 15 of the changelogs under /usr/share/doc instead
+// (quality/sets/change-log-lines.jsonl.gz: versions, bug numbers and counts, as in commit
+// subjects and log messages).
 //
 // With --cache DIR it instead writes DIR/*.txt, one short line (3–40 words) a line, each file
 // without exact duplicates, for bench/short-lines.mjs: the short descriptions and every line of
@@ -12,6 +15,7 @@
 //
 //   node quality/build-short-corpora.mjs               # the two sets
 //   node quality/build-short-corpora.mjs --cache DIR   # the benchmark's cache
+//   node quality/build-short-corpora.mjs --change-log  # quality/sets/change-log-lines.jsonl.gz
 //
 // Wants: the apt lists (`apt-get update`; for the translations, e.g.
 // `apt-get update -o Acquire::Languages=en,de,fr,es,it,ja,…`), man-db, and for many pages e.g.
@@ -298,10 +302,22 @@ function debianChangelog(text, file) {
   flush();
 }
 
+/** The change-log set keeps one entry in this many. */
+const CHANGE_LOG_STRIDE = 15;
+
 const { lists, packages } = debianPackages();
 const excluded = pagesOf(foreignPackages(packages));
 
-if (cacheDir === undefined) {
+if (args.includes('--change-log')) {
+  // One change entry in 15 of the changelogs, in the order the cache holds them: lines of the
+  // kind commit subjects and log messages are (versions, bug numbers, counts).
+  const entries = new LineFile('change-log-lines');
+  const files = changelogEntries(entries);
+  const records = [...entries.lines].filter((_, i) => i % CHANGE_LOG_STRIDE === 0).map((text, i) => ({ id: String(i), text }));
+  mkdirSync(out, { recursive: true });
+  writeFileSync(join(out, 'change-log-lines.jsonl.gz'), gzipSync(jsonl(records), { level: 9 }));
+  console.log(`change-log-lines.jsonl.gz: ${records.length} lines (one in ${CHANGE_LOG_STRIDE} of ${entries.lines.size}, from ${files} changelog files)`);
+} else if (cacheDir === undefined) {
   const descriptions = descriptionSet(packages);
   const pages = manNames('C', excluded);
   mkdirSync(out, { recursive: true });

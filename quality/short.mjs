@@ -4,8 +4,8 @@
 //   function word, case and punctuation, swapped words, version number, short affix, two of
 //   these) and on a substituted content word (what a template sibling is: reported, no goal);
 // - the share of unrelated pairs of real lines it joins (quality/sets/short-unrelated.json);
-// - what it removes from real corpora of one-line descriptions (Debian's package descriptions,
-//   manual-page NAME lines): how many, how many not the same text, and the judged shares of a
+// - what it removes from real corpora of short lines (Debian's package descriptions, manual-page
+//   NAME lines, change-log entries): how many, how many not the same text, and the judged shares of a
 //   seeded sample of those (near-duplicate / template sibling / unrelated, by the rubric in
 //   quality/judged/RUBRIC.md; labels in quality/judged/labels.jsonl).
 //
@@ -47,6 +47,7 @@ const unrelated = JSON.parse(readFileSync(join(sets, 'short-unrelated.json'), 'u
 const corpora = [
   { name: 'Debian package descriptions', texts: readJsonLines('debian-descriptions.jsonl.gz').map((r) => r.text) },
   { name: 'manual-page NAME lines', texts: readJsonLines('man-names.jsonl.gz').map((r) => r.text) },
+  { name: 'change-log entries', texts: readJsonLines('change-log-lines.jsonl.gz').map((r) => r.text) },
 ];
 const KINDS = [...new Set(edits.map((e) => e.edit))];
 // Translated package descriptions of 25–40 words with one word, two words or 5 % edited, and

@@ -57,7 +57,7 @@
 // among the removals from manual-page NAME lines: the budget was 221 KB. Numbers in lines (a
 // release's numbers words of their own, bare numbers' packed digits per word and in the saved
 // format, a replaced bare number one edit from another: 3 KB of it the comparison) took it to
-// 234,156 bytes: the budget is 229 KB.
+// 233,860 bytes: the budget is 229 KB.
 
 import { statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';

@@ -3,8 +3,9 @@
  * `adaptive::numbers`: a number in a release (joined by `.` to a number beside it, or by `-` or
  * `~` to a release before it: `5.14.2`, `6.1.0-47`) is a word of its own, its token and
  * {@link RELEASE_MARK}; any other number is bare, and two lines that each hold bare numbers the
- * other lacks are the same line only when each of those numbers is one edit from one the other
- * lacks: one apart, or equal once at most one digit goes from each. A bare number is kept as its
+ * other lacks are the same line only when each of those numbers, on the side holding fewer, is
+ * one edit from a different one the other lacks: one apart, or of as many digits with one
+ * changed. A bare number is kept as its
  * digits packed in 64 bits (four each, at most {@link PACKED_DIGITS}, their count on top).
  */
 
@@ -53,26 +54,35 @@ export function packsANumber(packed: bigint): boolean {
   return true;
 }
 
-/** The string and its forms with one element removed. */
-const lessOne = (s: string): string[] => [s, ...Array.from(s, (_, i) => s.slice(0, i) + s.slice(i + 1))];
-
-/** Whether two packed bare numbers are one edit apart. */
+/** Whether two packed bare numbers are one edit apart: one apart, or of as many digits with one changed. */
 export function oneEdit(a: bigint, b: bigint): boolean {
   if (a === LONG_NUMBER || b === LONG_NUMBER || a === NOT_A_NUMBER || b === NOT_A_NUMBER) return false;
   const [da, db] = [unpack(a), unpack(b)];
   const apart = BigInt(da) - BigInt(db);
   if (apart >= -1n && apart <= 1n) return true;
-  const forms = new Set(lessOne(da));
-  return lessOne(db).some((form) => forms.has(form));
+  let changed = 0;
+  for (let i = 0; i < da.length; i++) if (da[i] !== db[i]) changed++;
+  return da.length === db.length && changed <= 1;
 }
 
 /**
  * Whether the bare numbers only x holds (`nx`) and only y holds (`ny`), packed, leave two lines
- * the same line: one side has none, or each is one edit from one of the other side's.
+ * the same line: one side has none, or each number of the side with fewer is one edit from a
+ * different one of the other's (lines hold at most three such numbers a side when this is asked).
  */
 export function agree(nx: readonly bigint[], ny: readonly bigint[]): boolean {
-  if (nx.length === 0 || ny.length === 0) return true;
-  return nx.every((a) => ny.some((b) => oneEdit(a, b))) && ny.every((b) => nx.some((a) => oneEdit(a, b)));
+  const [fewer, more] = nx.length <= ny.length ? [nx, ny] : [ny, nx];
+  const taken = new Array<boolean>(more.length).fill(false);
+  const pairFrom = (i: number): boolean =>
+    i === fewer.length ||
+    more.some((b, j) => {
+      if (taken[j] || !oneEdit(fewer[i]!, b)) return false;
+      taken[j] = true;
+      const found = pairFrom(i + 1);
+      taken[j] = false;
+      return found;
+    });
+  return pairFrom(0);
 }
 
 /**

@@ -568,16 +568,15 @@ mod tests {
         w.len() == 1 || bare_digits(w).is_some() || release || common.contains(w)
     }
 
-    /// Whether two bare numbers are one edit apart: one apart, or equal once at most one digit
-    /// goes from each; one of more than 15 digits is one edit from none.
+    /// Whether two bare numbers are one edit apart: one apart, or of as many digits with one
+    /// changed; one of more than 15 digits is one edit from none.
     fn number_edit(a: &str, b: &str) -> bool {
         let (da, db) = (bare_digits(a).unwrap(), bare_digits(b).unwrap());
         if da.len() > 15 || db.len() > 15 {
             return false;
         }
         let (va, vb) = (da.parse::<u64>().unwrap(), db.parse::<u64>().unwrap());
-        let less = |d: &str| -> Vec<String> { std::iter::once(d.to_string()).chain((0..d.len()).map(|i| format!("{}{}", &d[..i], &d[i + 1..]))).collect() };
-        va.abs_diff(vb) <= 1 || less(da).iter().any(|f| less(db).contains(f))
+        va.abs_diff(vb) <= 1 || (da.len() == db.len() && da.bytes().zip(db.bytes()).filter(|(x, y)| x != y).count() <= 1)
     }
 
     /// Specification v3's judgement of two short texts, from their words as strings, each with
@@ -619,11 +618,27 @@ mod tests {
             if light_x > a || light_y > a {
                 return None;
             }
-            // Bare numbers only one side holds: each one edit from one only the other holds.
             let bare = |set: &[Word], other: &[Word]| -> Vec<String> { set.iter().map(|(w, _)| w).filter(|w| bare_digits(w).is_some() && !holds(other, w)).cloned().collect() };
             let (nx, ny) = (bare(x, y), bare(y, x));
-            let partnered = |a: &[String], b: &[String]| a.iter().all(|u| b.iter().any(|v| number_edit(u, v)));
-            if !nx.is_empty() && !ny.is_empty() && !(partnered(&nx, &ny) && partnered(&ny, &nx)) {
+            // Bare numbers only one side holds: those of the side with fewer, each one edit from a
+            // different one of the other's (every injection tried).
+            fn injects(fewer: &[String], more: &[String], used: &mut Vec<bool>) -> bool {
+                let (a, rest) = match fewer.split_first() {
+                    Some(split) => split,
+                    None => return true,
+                };
+                (0..more.len()).any(|j| {
+                    if used[j] || !number_edit(a, &more[j]) {
+                        return false;
+                    }
+                    used[j] = true;
+                    let found = injects(rest, more, used);
+                    used[j] = false;
+                    found
+                })
+            }
+            let (fewer, more) = if nx.len() <= ny.len() { (&nx, &ny) } else { (&ny, &nx) };
+            if !injects(fewer, more, &mut vec![false; more.len()]) {
                 return None;
             }
             let paired = match (ux.as_slice(), uy.as_slice()) {

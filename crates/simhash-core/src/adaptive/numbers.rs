@@ -7,9 +7,10 @@
 //! the token and [`RELEASE_MARK`], light like any number: two lines that differ in a release
 //! differ in a version. Any other number is *bare*: it may be a bug's number, a count or part
 //! of a name (`#44890`, `42 files`, `75 dpi`, `SHA-256`). Two lines that each hold bare numbers
-//! the other lacks are the same line only when each of those numbers is *one edit* from one the
-//! other lacks: at most one digit removed from each makes them equal, or they are one apart
-//! (`5`/`6`, `2023`/`2024`, `1`/`12`, `9`/`10`).
+//! the other lacks are the same line only when each of those numbers, on the side holding fewer,
+//! is *one edit* from a different one the other lacks: one apart (`9`/`10`, `2023`/`2024`), or
+//! of as many digits with one changed (`5`/`8`, `2019`/`2049`). A digit added or dropped (`1`/`15`,
+//! `43`/`3`) makes another number: small counts are one removal apart far too often.
 //!
 //! A bare number is kept as its digits packed in a `u64`: four bits each, up to
 //! [`PACKED_DIGITS`] of them, and their count in the top four bits. A longer number packs to
@@ -59,20 +60,6 @@ fn unpack(packed: u64, out: &mut [u8; PACKED_DIGITS]) -> usize {
     len
 }
 
-/// Whether removing at most one element from each of `a` and `b` makes them equal.
-fn one_removal_apart(a: &[u8], b: &[u8]) -> bool {
-    let (short, long) = if a.len() <= b.len() { (a, b) } else { (b, a) };
-    match long.len() - short.len() {
-        0 => short == long || (0..short.len()).any(|j| (0..long.len()).any(|k| without(short, j).eq(without(long, k)))),
-        1 => (0..long.len()).any(|k| short.iter().copied().eq(without(long, k))),
-        _ => false,
-    }
-}
-
-fn without(s: &[u8], at: usize) -> impl Iterator<Item = u8> + '_ {
-    s.iter().enumerate().filter(move |&(i, _)| i != at).map(|(_, &d)| d)
-}
-
 /// Whether two packed bare numbers are one edit apart (see the module's documentation).
 pub(super) fn one_edit(a: u64, b: u64) -> bool {
     if a == LONG_NUMBER || b == LONG_NUMBER || a == NOT_A_NUMBER || b == NOT_A_NUMBER {
@@ -81,15 +68,27 @@ pub(super) fn one_edit(a: u64, b: u64) -> bool {
     let (mut da, mut db) = ([0; PACKED_DIGITS], [0; PACKED_DIGITS]);
     let (la, lb) = (unpack(a, &mut da), unpack(b, &mut db));
     let value = |d: &[u8]| d.iter().fold(0u64, |v, &x| v * 10 + u64::from(x));
-    let (va, vb) = (value(&da[..la]), value(&db[..lb]));
-    va.abs_diff(vb) <= 1 || one_removal_apart(&da[..la], &db[..lb])
+    let changed = da[..la].iter().zip(&db[..lb]).filter(|(x, y)| x != y).count();
+    value(&da[..la]).abs_diff(value(&db[..lb])) <= 1 || (la == lb && changed <= 1)
 }
 
 /// Whether the bare numbers `x` holds and `y` lacks (`nx`) and those `y` holds and `x` lacks
 /// (`ny`), as packed numbers, leave the two lines the same line: when one side has none, or each
-/// number is one edit from one of the other side's.
+/// number of the side with fewer is one edit from a different one of the other's. (Lines hold
+/// at most [`super::LIGHT_CHANGES`] light words the other lacks when this is asked, so the
+/// search over pairings is small.)
 pub(super) fn agree(nx: &[u64], ny: &[u64]) -> bool {
-    nx.is_empty() || ny.is_empty() || (nx.iter().all(|&a| ny.iter().any(|&b| one_edit(a, b))) && ny.iter().all(|&b| nx.iter().any(|&a| one_edit(a, b))))
+    let (fewer, more) = if nx.len() <= ny.len() { (nx, ny) } else { (ny, nx) };
+    fewer.is_empty() || pair_from(fewer, more, 0)
+}
+
+/// Whether `fewer` can be paired, each with a different number of `more` one edit from it, the
+/// numbers of `more` marked in `taken` (a bit each) being taken already.
+fn pair_from(fewer: &[u64], more: &[u64], taken: u32) -> bool {
+    match fewer.split_first() {
+        None => true,
+        Some((&a, rest)) => more.iter().enumerate().any(|(j, &b)| j < 32 && taken & 1 << j == 0 && one_edit(a, b) && pair_from(rest, more, taken | 1 << j)),
+    }
 }
 
 /// Whether the number token `text[start..end]` stands in a release: a `.` and a digit right
@@ -112,10 +111,10 @@ mod tests {
 
     #[test]
     fn numbers_one_edit_apart_are_a_version_edited() {
-        for (a, b) in [("5", "6"), ("2023", "2024"), ("9", "10"), ("199", "200"), ("1", "12"), ("44890", "44891"), ("v5", "5"), ("2nd", "3rd"), ("12", "21"), ("07", "7"), ("3", "8")] {
+        for (a, b) in [("5", "6"), ("2023", "2024"), ("9", "10"), ("199", "200"), ("44890", "44891"), ("v5", "5"), ("2nd", "3rd"), ("07", "7"), ("3", "8"), ("2019", "2049")] {
             assert!(one_edit(packed(a), packed(b)) && one_edit(packed(b), packed(a)), "{a} {b}");
         }
-        for (a, b) in [("100", "75"), ("44890", "32301"), ("11213", "1279"), ("1", "256"), ("42", "207"), ("40", "15"), ("2008", "2014"), ("303", "349")] {
+        for (a, b) in [("100", "75"), ("44890", "32301"), ("11213", "1279"), ("1", "256"), ("42", "207"), ("40", "15"), ("2008", "2014"), ("303", "349"), ("1", "12"), ("43", "3"), ("12", "21")] {
             assert!(!one_edit(packed(a), packed(b)) && !one_edit(packed(b), packed(a)), "{a} {b}");
         }
     }
@@ -143,7 +142,12 @@ mod tests {
         assert!(!agree(&p(&["44890"]), &p(&["32301"])));
         // "42 files changed, 207 insertions, 199 deletions" / "2 files …, 10 …, 11 …"
         assert!(!agree(&p(&["42", "207", "199"]), &p(&["2", "10", "11"])));
-        assert!(!agree(&p(&["5", "100"]), &p(&["6"])));
+        assert!(agree(&p(&["5", "100"]), &p(&["6"])), "a number dropped beside one edited");
+        assert!(!agree(&p(&["5", "100"]), &p(&["60"])));
+        // Each paired with a different one: `4`/`3` and `12`/`11`, but `43` with none left.
+        assert!(!agree(&p(&["4", "43", "12"]), &p(&["3", "18", "11"])));
+        assert!(!agree(&p(&["4", "5"]), &p(&["3", "90"])), "4 and 5 are both one from 3 alone");
+        assert!(agree(&p(&["4", "5"]), &p(&["6", "3"])));
     }
 
     #[test]
