@@ -5,8 +5,8 @@
  * {@link RELEASE_MARK}; any other number is bare, and two lines that each hold bare numbers the
  * other lacks are the same line only when each of those numbers, on the side holding fewer, is
  * one edit from a different one the other lacks: one apart, or of as many digits with one
- * changed. A bare number is kept as its
- * digits packed in 64 bits (four each, at most {@link PACKED_DIGITS}, their count on top).
+ * changed. A bare number is kept as its digits packed in 64 bits (four each, at most
+ * {@link PACKED_DIGITS}, their count on top).
  */
 
 /** The byte that follows a release number's token in its word. */
