@@ -111,12 +111,13 @@ export class SketchStore {
     const sequence: [id: number, hyphen: boolean][] = [];
     let previousEnd = -1;
     let previousRelease: number | undefined;
+    const text = bytes.subarray(0, length);
     for (let i = 0; i < count; i++) {
       const [start, end] = [ranges[2 * i]!, ranges[2 * i + 1]!];
       let signed = end;
       while (signed < length && (bytes[signed] === 0x2b || bytes[signed] === 0x23)) signed++;
       // A number in a release is a word of its own: its token and the mark (text-numbers.ts).
-      const release = signed === end && digitsOf(bytes.subarray(start, end)) !== undefined && inRelease(bytes.subarray(0, length), start, end, previousRelease);
+      const release = signed === end && inRelease(text, start, end, previousRelease) && digitsOf(bytes.subarray(start, end)) !== undefined;
       previousRelease = release ? end : undefined;
       const word = release ? Uint8Array.of(...bytes.subarray(start, end), RELEASE_MARK) : bytes.slice(start, signed);
       const hash = signed === end && !release ? units.getBigUint64(8 * i, true) : xxh3(word, TEXT.seed);
