@@ -15,7 +15,7 @@ import type { Cluster, Redis } from 'ioredis';
 import { TextIndex, decideTexts, init } from '../../ts/index.js';
 import { RedisIndexError, RedisTextIndex, connectRedis } from '../../ts/redis/index.js';
 import { APPEND, CONFIRM, TRUNCATE, decodeEntry } from '../../ts/redis/log-format.js';
-import { NAME_SNAPSHOT } from '../../ts/redis/snapshot.js';
+import { COMPACT, NAME_SNAPSHOT } from '../../ts/redis/snapshot.js';
 import { SplitMix64 } from '../oracle.js';
 import { aroundScripts, clientOf, uniqueName, useClients, useLossyRelay, useServers } from './servers.js';
 
@@ -39,10 +39,33 @@ function stream(seed: bigint, n: number): string[] {
   return out;
 }
 
-/** The ids and texts of the log's decided entries, in the log's order. */
-async function loggedOrder(client: Redis | Cluster, name: string): Promise<{ ids: number[]; texts: string[]; representative: number[] }> {
+/** The position a compacted log of index `name` starts from (0 for one never compacted). */
+async function startOf(client: Redis | Cluster, name: string): Promise<number> {
+  return Number(((await client.get(`textindex:{${name}}:start`)) ?? '0').split(' ')[0]);
+}
+
+/**
+ * `client` with each compaction of index `name` reading first the entries it is about to drop
+ * (appends after it leave them alone) into `dropped`, by position: with what
+ * the log holds at the end, the whole history.
+ */
+function keepingDropped(client: Redis | Cluster, name: string): { client: Redis | Cluster; dropped: Map<number, Buffer> } {
+  const dropped = new Map<number, Buffer>();
+  const around = aroundScripts(client, [COMPACT], async (script, run) => {
+    if (script === COMPACT) {
+      const start = await startOf(client, name);
+      (await client.lrangeBuffer(`textindex:{${name}}:log`, 0, -1)).forEach((bytes, k) => dropped.set(start + k, bytes));
+    }
+    return run();
+  });
+  return { client: around, dropped };
+}
+
+/** The ids and texts of the log's decided entries, in the log's order (those a compaction dropped from `dropped`). */
+async function loggedOrder(client: Redis | Cluster, name: string, dropped = new Map<number, Buffer>()): Promise<{ ids: number[]; texts: string[]; representative: number[] }> {
   const key = `textindex:{${name}}:log`;
-  const raw = await client.lrangeBuffer(key, 0, -1);
+  const start = await startOf(client, name);
+  const raw = [...Array.from({ length: start }, (_, position) => dropped.get(position)!), ...(await client.lrangeBuffer(key, 0, -1))];
   const out = { ids: [] as number[], texts: [] as string[], representative: [] as number[] };
   raw.forEach((bytes, position) => {
     const { entry } = decodeEntry(bytes, key, position);
@@ -173,16 +196,35 @@ for (const kind of ['single', 'cluster'] as const) {
       }
     }, 120_000);
 
-    it('four processes deciding at once decide as decideTexts over the texts in the order of the log', async () => {
+    it('four processes deciding at once, while a fifth compacts the log again and again, decide as decideTexts over the texts in the order of the log', async () => {
       const texts = stream(BigInt(kind === 'single' ? 3 : 4), 2400);
       const name = uniqueName('procs');
-      const answers = await Promise.all(
-        [0, 1, 2, 3].map((p) => {
-          const ids = texts.map((_, i) => i).filter((i) => i % 4 === p);
-          return deciderProcess(servers().url, name, replicas, ids, ids.map((i) => texts[i]!), 40 + 20 * p);
-        }),
-      );
-      const order = await loggedOrder(client, name);
+      const compacting = keepingDropped(client, name);
+      const compactor = await RedisTextIndex.open({ client: compacting.client, name, replicas });
+      let done = false;
+      let compactions = 0;
+      const compactLoop = (async () => {
+        while (!done) {
+          if ((await compactor.compact()).dropped > 0) compactions++;
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+      })();
+      let answers: { ids: number[]; representative: number[] }[];
+      try {
+        answers = await Promise.all(
+          [0, 1, 2, 3].map((p) => {
+            const ids = texts.map((_, i) => i).filter((i) => i % 4 === p);
+            return deciderProcess(servers().url, name, replicas, ids, ids.map((i) => texts[i]!), 40 + 20 * p);
+          }),
+        );
+      } finally {
+        done = true;
+        await compactLoop;
+        compactor.close();
+      }
+      expect(compactions).toBeGreaterThan(0);
+      expect(await startOf(client, name)).toBeGreaterThan(0);
+      const order = await loggedOrder(client, name, compacting.dropped);
       expect(order.ids.slice().sort((x, y) => x - y)).toEqual(texts.map((_, i) => i));
       const expected = new Map(batchOver(order).map((rep, k) => [order.ids[k]!, rep]));
       for (const answer of answers) answer.ids.forEach((id, q) => expect([id, answer.representative[q]]).toEqual([id, expected.get(id)]));
@@ -383,7 +425,7 @@ for (const kind of ['single', 'cluster'] as const) {
         // and repair() then drops the snapshot named before, which the log no longer holds.
         await a.decideMany(Uint32Array.from({ length: 100 }, (_, q) => 300 + q), texts.slice(300, 400));
         mode = 'cut';
-        await expectRejects(a.snapshot(), 'failed', /the log was cut while the snapshot was written/);
+        await expectRejects(a.snapshot(), 'failed', /the log was cut, or compacted past the snapshot, while it was written/);
         expect(await client.get(snapshotKey)).toMatch(/^3 /);
         expect((await a.repair()).entries).toBe(1);
         expect(await client.exists(snapshotKey)).toBe(0);
@@ -392,6 +434,68 @@ for (const kind of ['single', 'cluster'] as const) {
         a.close();
       }
     }, 60_000);
+
+    it('compacts: Redis keeps only the entries after the snapshot the log starts from, and replicas behind it, opened after it or answering known ids answer as one run over every text', async () => {
+      const texts = stream(BigInt(kind === 'single' ? 21 : 22), 1400);
+      const name = uniqueName('compact');
+      const log = `textindex:{${name}}:log`;
+      const snapshotKey = `textindex:{${name}}:snapshot`;
+      const expected = decideTexts(texts);
+      const ids = (from: number, to: number): Uint32Array => Uint32Array.from({ length: to - from }, (_, q) => from + q);
+      const decide = async (index: RedisTextIndex, from: number, to: number): Promise<void> => {
+        const got = await index.decideMany(ids(from, to), texts.slice(from, to));
+        expect(Array.from(got.representative)).toEqual(Array.from(expected.representative.subarray(from, to)));
+      };
+      const a = await RedisTextIndex.open({ client, name, replicas });
+      const b = await RedisTextIndex.open({ client: other, name, replicas });
+      const opened: RedisTextIndex[] = [a, b];
+      try {
+        for (let from = 0; from < 300; from += 100) await decide(a, from, from + 100);
+        await decide(b, 300, 400);
+        await decide(a, 400, 500);
+        await decide(a, 500, 600);
+        // b's replica is at position 4; the log is compacted to 6 under it.
+        const report = await a.compact();
+        expect({ ...report, bytes: report.bytes > 0 }).toEqual({ position: 6, dropped: 6, bytes: true });
+        expect(await client.llen(log)).toBe(0);
+        expect(await startOf(client, name)).toBe(6);
+        await decide(b, 600, 700);
+        const c = await RedisTextIndex.open({ client: other, name, replicas });
+        opened.push(c);
+        expect(await c.decided()).toBe(700);
+        expect(await c.query(texts[650]!)).toEqual(await b.query(texts[650]!));
+        await decide(a, 700, 800);
+
+        // A snapshot taken after the compaction is named beside the start and opened from; the
+        // next compaction makes it the start and deletes the list of the one before.
+        await decide(c, 800, 900);
+        expect((await b.snapshot()).position).toBe(9);
+        const listOf = async (key: string): Promise<string> => `${snapshotKey}:${(await client.get(key))!.split(' ')[1]}`;
+        const [named, first] = [await listOf(snapshotKey), await listOf(`textindex:{${name}}:start`)];
+        expect(named).not.toBe(first);
+        expect([await client.exists(named), await client.exists(first)]).toEqual([1, 1]);
+        const d = await RedisTextIndex.open({ client, name, replicas });
+        opened.push(d);
+        expect(await d.decided()).toBe(900);
+        expect(await d.compact()).toMatchObject({ position: 9, dropped: 3 });
+        expect(await client.llen(log)).toBe(0);
+        expect(await listOf(`textindex:{${name}}:start`)).toBe(named);
+        expect([await client.exists(named), await client.exists(first)]).toEqual([1, 0]);
+        // Nothing written since: compacting again drops nothing.
+        expect(await d.compact()).toMatchObject({ position: 9, dropped: 0 });
+
+        // Ids decided before any compaction are answered as then, from the snapshot's answers.
+        const again = await c.decideMany(ids(0, 200), texts.slice(0, 200), { known: 'answer' });
+        expect(Array.from(again.representative)).toEqual(Array.from(expected.representative.subarray(0, 200)));
+        expect(Array.from(again.similarity)).toEqual(Array.from(expected.similarity.subarray(0, 200)));
+        expect(Array.from(again.representative).some((r, q) => r !== q)).toBe(true);
+        for (let from = 900; from < 1400; from += 100) await decide([a, b, c, d][(from / 100) % 4]!, from, from + 100);
+        expect(await client.llen(log)).toBe(5);
+        for (const index of opened) expect(await index.size()).toBe(new Set(expected.representative).size);
+      } finally {
+        for (const index of opened) index.close();
+      }
+    }, 120_000);
 
     it('refuses options it does not know and templates other than the stored ones', async () => {
       const name = uniqueName('options');
@@ -482,6 +586,77 @@ describe('RedisTextIndex when Redis loses, spoils or cuts what it wrote (one ser
       await expectRejects(a.size(), 'corrupt', /holds 17 bytes, not a 16-byte chain value/);
       expect(await a.repair()).toEqual({ entries: 2, dropped: 0, head: true });
       expect(await a.decided()).toBe(100);
+    } finally {
+      a.close();
+    }
+  }, 60_000);
+
+  it('after a compaction, repair() cuts a spoilt entry back to the start, and a spoilt start empties the index; a compaction sent twice drops once', async () => {
+    const texts = stream(23n, 700);
+    const expected = decideTexts(texts);
+    const name = uniqueName('compacted-repair');
+    const key = `textindex:{${name}}:log`;
+    const startKey = `textindex:{${name}}:start`;
+    const snapshotKey = `textindex:{${name}}:snapshot`;
+    const ids = (from: number, to: number): Uint32Array => Uint32Array.from({ length: to - from }, (_, q) => from + q);
+    let twice = false;
+    const around = aroundScripts(client, [COMPACT], async (script, run) => {
+      if (script !== COMPACT || !twice) return run();
+      // Run, its reply lost, and sent again.
+      await run();
+      return run();
+    });
+    const a = await RedisTextIndex.open({ client: around, name });
+    try {
+      for (let from = 0; from < 400; from += 100) await a.decideMany(ids(from, from + 100), texts.slice(from, from + 100));
+      twice = true;
+      expect(await a.compact()).toMatchObject({ position: 4 });
+      twice = false;
+      expect([await client.llen(key), await startOf(client, name)]).toEqual([0, 4]);
+      for (let from = 400; from < 700; from += 100) await a.decideMany(ids(from, from + 100), texts.slice(from, from + 100));
+      expect((await a.snapshot()).position).toBe(7);
+
+      // The entry at position 5 spoilt: an open loads the snapshot at 7 and never reads it; a
+      // repair cuts back to 5 and drops that snapshot; the start stays.
+      await flipByte(client, key, 1, () => 40);
+      const opened = await RedisTextIndex.open({ client, name });
+      expect(await opened.decided()).toBe(700);
+      opened.close();
+      expect(await RedisTextIndex.repair({ client, name })).toEqual({ entries: 5, dropped: 2, head: false });
+      expect(await client.exists(snapshotKey)).toBe(0);
+      const b = await RedisTextIndex.open({ client, name });
+      try {
+        expect(await b.decided()).toBe(500);
+        const redone = await b.decideMany(ids(500, 700), texts.slice(500, 700));
+        expect(Array.from(redone.representative)).toEqual(Array.from(expected.representative.subarray(500, 700)));
+
+        // The start's snapshot spoilt: the log before it is gone, so the index cannot be opened,
+        // nor rebuilt by a (whose replica holds the entries the repair cut); b, up to date, goes on.
+        const [, id] = (await client.get(startKey))!.split(' ');
+        await flipByte(client, `${snapshotKey}:${id}`, 0, () => 100);
+        const pattern = /names a snapshot that does not read \(its checksum does not match its bytes\), and the log's entries before position 4 are gone/;
+        expect((await expectRejects(RedisTextIndex.open({ client, name }), 'corrupt', pattern)).key).toBe(startKey);
+        await expectRejects(a.decided(), 'corrupt', pattern);
+        expect(await b.decided()).toBe(700);
+        expect(await RedisTextIndex.repair({ client, name })).toEqual({ entries: 0, dropped: 6, head: false });
+        expect([await client.exists(key), await client.exists(startKey), await client.exists(`${snapshotKey}:${id}`)]).toEqual([0, 0, 0]);
+        expect(await b.decided()).toBe(0);
+      } finally {
+        b.close();
+      }
+      const c = await RedisTextIndex.open({ client, name });
+      try {
+        expect(await c.decided()).toBe(0);
+        expect(await a.decided()).toBe(0);
+      } finally {
+        c.close();
+      }
+      // A start that names no snapshot at all is named, and emptied likewise.
+      await a.decideMany(ids(0, 100), texts.slice(0, 100));
+      await client.set(startKey, 'nothing');
+      await expectRejects(a.size(), 'corrupt', /does not name a snapshot/);
+      expect(await a.repair()).toEqual({ entries: 0, dropped: 1, head: false });
+      expect(await a.decided()).toBe(0);
     } finally {
       a.close();
     }

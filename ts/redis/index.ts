@@ -8,7 +8,7 @@
 export { RedisSimHashIndex, type RedisSimHashIndexOptions } from './redis-index.js';
 export { RedisTextIndex, type RedisTextIndexOptions } from './redis-text-index.js';
 export { RedisMinHashIndex, type RedisMinHashIndexOptions } from './redis-minhash-index.js';
-export type { LogDecideOptions, LogRepairReport, SnapshotReport } from './shared-log.js';
+export type { CompactReport, LogDecideOptions, LogRepairReport, SnapshotReport } from './shared-log.js';
 export type { MinHashQueryOptions, MinHashQueryResult } from '../shared/minhash-types.js';
 export type { TextQueryResult } from '../shared/text-index.js';
 export type { MinHashDecisions } from '../shared/decide.js';

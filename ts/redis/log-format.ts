@@ -12,6 +12,10 @@
  * lengths in bytes (u32) and the items (a text as UTF-8, a signature as its u32s). So an entry whose bytes were changed fails its
  * own `self`, and a log rewritten under a reader (writes lost in a failover, a repair) fails the
  * reader's chain at the first entry it did not have.
+ *
+ * The log is a Redis list of entries from the position `…:start` names (0 until it is compacted:
+ * see `snapshot.ts`); every script counts positions from there, so positions never change when
+ * the entries before the start are dropped.
  */
 
 import { createHash } from 'node:crypto';
@@ -122,12 +126,22 @@ export function decodeEntry(bytes: Buffer, key: string, position: number): ReadE
 
 /**
  * Lua: fails, naming the key as the client's `indexError` reads it, unless the log is a list
- * (`LOG_CHECK`) and the head a string of a chain value (`TYPES_CHECK`), or they are absent.
- * KEYS: log, head.
+ * (`LOG_CHECK`) and the head a string of a chain value (`TYPES_CHECK`), or they are absent; and
+ * sets `start`, the position of the log's first entry (0 until it is compacted), and
+ * `startName`, the snapshot name `KEYS[3]` holds (nil when it holds none): the snapshot the log
+ * starts from. KEYS: log, head, start.
  */
 const LOG_CHECK = `local function corrupt(key, problem) return redis.error_reply('CORRUPT ' .. key .. ' ' .. problem) end
 local logType = redis.call('TYPE', KEYS[1]).ok
-if logType ~= 'list' and logType ~= 'none' then return corrupt(KEYS[1], 'is a ' .. logType .. ', not a list of entries') end`;
+if logType ~= 'list' and logType ~= 'none' then return corrupt(KEYS[1], 'is a ' .. logType .. ', not a list of entries') end
+local startType = redis.call('TYPE', KEYS[3]).ok
+if startType ~= 'string' and startType ~= 'none' then return corrupt(KEYS[3], 'is a ' .. startType .. ', not a snapshot name') end
+local start, startName = 0, nil
+if startType == 'string' then
+  startName = redis.call('GET', KEYS[3])
+  start = tonumber(string.match(startName, '^(%d+) %x+ %x+$') or '')
+  if not start then return corrupt(KEYS[3], 'does not name a snapshot') end
+end`;
 const TYPES_CHECK = `${LOG_CHECK}
 local headType = redis.call('TYPE', KEYS[2]).ok
 if headType ~= 'string' and headType ~= 'none' then return corrupt(KEYS[2], 'is a ' .. headType .. ', not a chain value') end
@@ -137,10 +151,10 @@ if headType == 'string' and redis.call('STRLEN', KEYS[2]) ~= ${CHAIN_BYTES} then
  * Appends an entry if the log is where its writer last saw it: `len` entries, the last with chain
  * value `prev`. Answers 1 when appended; 2 when the log already ends with this very entry (a
  * request re-sent after its reply was lost); 0 when another writer appended first.
- * KEYS: log, head; ARGV: len, prev, self, entry.
+ * KEYS: log, head, start; ARGV: len, prev, self, entry.
  */
 export const APPEND = `${TYPES_CHECK}
-local len = redis.call('LLEN', KEYS[1])
+local len = start + redis.call('LLEN', KEYS[1])
 local head = redis.call('GET', KEYS[2]) or string.rep('\\0', ${CHAIN_BYTES})
 if len == tonumber(ARGV[1]) + 1 and head == ARGV[3] then return 2 end
 if len ~= tonumber(ARGV[1]) or head ~= ARGV[2] then return 0 end
@@ -148,26 +162,56 @@ redis.call('RPUSH', KEYS[1], ARGV[4])
 redis.call('SET', KEYS[2], ARGV[3])
 return 1`;
 
-/** The log's length and its head (the last entry's chain value; nil when empty). KEYS: log, head. */
+/**
+ * The log's length (entries ever appended and not cut, compacted ones included), its head (the
+ * last entry's chain value; nil when empty) and the name of the snapshot it starts from (nil:
+ * from its first entry). KEYS: log, head, start.
+ */
 export const HEAD = `${TYPES_CHECK}
-return {redis.call('LLEN', KEYS[1]), redis.call('GET', KEYS[2])}`;
+return {start + redis.call('LLEN', KEYS[1]), redis.call('GET', KEYS[2]), startName or false}`;
+
+/**
+ * Entries `ARGV[1]` up to `ARGV[2]` (positions, the second excluded) after the log's start
+ * position: `{start, entries…}`, or `{start}` alone when the first of them was compacted away.
+ * Reading the start with the entries tells a reader which positions it got, whatever a compaction
+ * did before. KEYS: log, head, start.
+ */
+export const READ = `${LOG_CHECK}
+local from, to = tonumber(ARGV[1]), tonumber(ARGV[2])
+if from < start then return {start} end
+local out = redis.call('LRANGE', KEYS[1], from - start, to - start - 1)
+table.insert(out, 1, start)
+return out`;
 
 /**
  * Cuts the log to its first `ARGV[1]` entries and sets the head to `ARGV[2]` (deleted for an
  * empty log), if the log still has `ARGV[3]` entries and the head `ARGV[4]` (`*`: whatever it
  * holds, for a corrupt head). Answers 1 when done, also when a re-sent request finds it done
- * already; 0 when the log changed. KEYS: log, head.
+ * already; 0 when the log changed, or for a cut below the position the log starts from.
+ * KEYS: log, head, start.
  */
 export const TRUNCATE = `${LOG_CHECK}
-local len = redis.call('LLEN', KEYS[1])
+local len = start + redis.call('LLEN', KEYS[1])
 local head = redis.pcall('GET', KEYS[2])
 if type(head) == 'table' then head = '*' elseif not head then head = '' end
 local keep = tonumber(ARGV[1])
 if len == keep and ((keep == 0 and head == '') or (keep > 0 and head == ARGV[2])) then return 1 end
 if len ~= tonumber(ARGV[3]) or (ARGV[4] ~= '*' and head ~= ARGV[4] and not (head == '' and ARGV[4] == string.rep('\\0', ${CHAIN_BYTES}))) then return 0 end
-if keep == 0 then redis.call('DEL', KEYS[1], KEYS[2]) return 1 end
-redis.call('LTRIM', KEYS[1], 0, keep - 1)
-redis.call('SET', KEYS[2], ARGV[2])
+if keep < start then return 0 end
+if keep == start then redis.call('DEL', KEYS[1]) else redis.call('LTRIM', KEYS[1], 0, keep - start - 1) end
+if keep == 0 then redis.call('DEL', KEYS[2]) else redis.call('SET', KEYS[2], ARGV[2]) end
+return 1`;
+
+/**
+ * Empties the index: deletes its log, head, start and the start's snapshot list (KEYS, whatever
+ * they hold), if the start still names `ARGV[1]` (empty: whatever it holds, for a spoilt one).
+ * `repair()` runs it under the lock when the snapshot a compacted log starts from is lost: every
+ * entry after it was decided knowing what it held. Answers 1 when done, 0 when the start moved
+ * (a compaction ran meanwhile).
+ */
+export const WIPE = `local start = redis.pcall('GET', KEYS[3])
+if ARGV[1] ~= '' and start ~= ARGV[1] then return 0 end
+redis.call('DEL', unpack(KEYS))
 return 1`;
 
 /**

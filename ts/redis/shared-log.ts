@@ -16,8 +16,8 @@ import { withLock } from './lock.js';
 import { checkReplicas, connectionsBefore, waitForReplicas } from './replicas.js';
 import { Deadline, send } from './requests.js';
 import { Script } from './scripts.js';
-import { APPEND, CHAIN_BYTES, CONFIRM, DESCRIBE, GENESIS, HEAD, TRUNCATE, decodeEntry, encodeEntry, type LogEntry } from './log-format.js';
-import { DROP_SNAPSHOT, NAME_SNAPSHOT, PUSH_PIECE, SNAPSHOT_PIECE, UNNAMED_SECONDS, decodeSnapshot, encodeSnapshot, parseSnapshotName, snapshotName, type Snapshot } from './snapshot.js';
+import { APPEND, CHAIN_BYTES, CONFIRM, DESCRIBE, GENESIS, HEAD, READ, TRUNCATE, WIPE, decodeEntry, encodeEntry, type LogEntry } from './log-format.js';
+import { COMPACT, DROP_SNAPSHOT, NAME_SNAPSHOT, PUSH_PIECE, SNAPSHOT_PIECE, UNNAMED_SECONDS, decodeSnapshot, encodeSnapshot, parseSnapshotName, snapshotName, type Snapshot } from './snapshot.js';
 
 /**
  * This process's copy of an index, as a method keeps it in memory. Items travel as bytes (one
@@ -98,6 +98,16 @@ export interface SnapshotReport {
   readonly named: boolean;
 }
 
+/** What {@link SharedLog.compact} did. */
+export interface CompactReport {
+  /** The position the log starts from now: entries before it are held by its snapshot alone. */
+  readonly position: number;
+  /** Entries this call dropped from Redis (0 when the log was compacted to that position before). */
+  readonly dropped: number;
+  /** Bytes of the snapshot this call took. */
+  readonly bytes: number;
+}
+
 /** What {@link SharedLog.repair} found and did. */
 export interface LogRepairReport {
   /** Entries of the log that were read and kept. */
@@ -128,6 +138,9 @@ const APPEND_SCRIPT = new Script(APPEND);
 const HEAD_SCRIPT = new Script(HEAD);
 const CONFIRM_SCRIPT = new Script(CONFIRM);
 const TRUNCATE_SCRIPT = new Script(TRUNCATE);
+const READ_SCRIPT = new Script(READ);
+const COMPACT_SCRIPT = new Script(COMPACT);
+const WIPE_SCRIPT = new Script(WIPE);
 const DESCRIBE_SCRIPT = new Script(DESCRIBE);
 const PUSH_PIECE_SCRIPT = new Script(PUSH_PIECE);
 const NAME_SNAPSHOT_SCRIPT = new Script(NAME_SNAPSHOT);
@@ -145,10 +158,19 @@ interface Recent {
   readonly stored: { position: number; self: Buffer; to: number }[];
 }
 
-/** The log's state as a reader saw it: its length and last chain value. */
+/** The log's state as a reader saw it: its length, last chain value, and the snapshot it starts from. */
 interface Head {
   readonly length: number;
   readonly chain: Buffer;
+  readonly start: Start | undefined;
+}
+
+/** The snapshot a compacted log starts from: its name, position (the log's first entry's) and chain value, and its list. */
+interface Start {
+  readonly name: string;
+  readonly position: number;
+  readonly chain: Buffer;
+  readonly list: string;
 }
 
 /**
@@ -160,7 +182,7 @@ export class SharedLog<R extends Replica> {
   readonly description: Readonly<Record<string, string>>;
   readonly #settings: SharedLogSettings<R>;
   readonly #client: Redis | Cluster;
-  readonly #keys: { log: string; head: string; lock: string; snapshot: string };
+  readonly #keys: { log: string; head: string; lock: string; snapshot: string; start: string };
   readonly #make: () => R;
   /** The replica and the log position it has reached. */
   #local: R;
@@ -189,7 +211,7 @@ export class SharedLog<R extends Replica> {
     this.#client = settings.client;
     this.description = description;
     const base = `${settings.prefix}:{${settings.name}}`;
-    this.#keys = { log: `${base}:log`, head: `${base}:head`, lock: `${base}:lock`, snapshot: `${base}:snapshot` };
+    this.#keys = { log: `${base}:log`, head: `${base}:head`, lock: `${base}:lock`, snapshot: `${base}:snapshot`, start: `${base}:start` };
     this.#make = make;
     this.#local = make();
   }
@@ -379,11 +401,11 @@ export class SharedLog<R extends Replica> {
         const old = named === undefined ? list : `${this.#keys.snapshot}:${named.id}`;
         const answer = Number(
           await this.#request(operation, (d) =>
-            send(this.#client, d, () => NAME_SNAPSHOT_SCRIPT.run(this.#client, [this.#keys.snapshot, list, old, this.#keys.log], [Buffer.from(now), Buffer.from(name)])),
+            send(this.#client, d, () => NAME_SNAPSHOT_SCRIPT.run(this.#client, [this.#keys.snapshot, list, old, this.#keys.log, this.#keys.start], [Buffer.from(now), Buffer.from(name)])),
           ),
         );
         if (answer === 3) throw new RedisIndexError(operation, new Error('the snapshot being written expired before it was named: take it again'), false);
-        if (answer === 4) throw new RedisIndexError(operation, new Error('the log was cut while the snapshot was written (a repair?): take it again'), false);
+        if (answer === 4) throw new RedisIndexError(operation, new Error('the log was cut, or compacted past the snapshot, while it was written (a repair? another compact()?): take it again'), false);
         // 0: another snapshot was named between the read and the script; read it again.
         if (answer !== 0) return { position, bytes: bytes.length, named: answer === 1 };
       }
@@ -400,41 +422,23 @@ export class SharedLog<R extends Replica> {
     this.#checkOpen();
     return this.#turnOf(() =>
       withLock(this.#client, this.#keys.lock, this.#settings.lockFor, this.#settings.timeout, 'repair', async (stillHeld) => {
-        let head: Head;
-        let corruptHead = false;
-        try {
-          head = await this.#head(new Deadline(this.#settings.timeout));
-        } catch (error) {
-          const failure = indexError('repair', error, false);
-          if (failure.kind !== 'corrupt' || failure.key !== this.#keys.head) throw failure;
-          corruptHead = true;
-          head = { length: await this.#request('repair', (d) => send(this.#client, d, () => this.#client.llen(this.#keys.log))), chain: GENESIS };
+        const { head, corruptHead, lostStart } = await this.#stateForRepair();
+        if (lostStart !== undefined) {
+          await stillHeld();
+          const keys = [this.#keys.log, this.#keys.head, this.#keys.start, ...(lostStart === '' ? [] : [lostStart])];
+          const wiped = await this.#request('repair', (d) => send(this.#client, d, () => WIPE_SCRIPT.run(this.#client, keys, [Buffer.from(head.start?.name ?? '')])));
+          if (Number(wiped) !== 1) throw new RedisIndexError('repair', new Error('the log was compacted while it was read: run repair() again'), false);
+          this.#rebuild();
+          await this.#dropStaleSnapshot();
+          return { entries: 0, dropped: head.length, head: false };
         }
-        let good = 0;
-        let chain = GENESIS;
-        for (let from = 0; from < head.length; from += READ_ENTRIES) {
-          const raw = await this.#range('repair', from, Math.min(head.length, from + READ_ENTRIES));
-          let broken = false;
-          for (const [k, bytes] of raw.entries()) {
-            try {
-              const read = decodeEntry(bytes, this.#keys.log, from + k);
-              if (!read.prev.equals(chain)) throw new CorruptKey(this.#keys.log, `holds at position ${from + k} an entry that does not follow the one before it`);
-              chain = Buffer.from(read.self);
-              good++;
-            } catch (error) {
-              if (!(error instanceof CorruptKey)) throw error;
-              broken = true;
-              break;
-            }
-          }
-          if (broken) break;
-        }
+        const { good, chain } = await this.#readable(head);
         const moved = corruptHead || good < head.length || !chain.equals(head.chain);
         if (moved) {
           await stillHeld();
           const cut = await this.#request('repair', (d) =>
             send(this.#client, d, () =>
-              TRUNCATE_SCRIPT.run(this.#client, [this.#keys.log, this.#keys.head], [Buffer.from(String(good)), chain, Buffer.from(String(head.length)), corruptHead ? Buffer.from('*') : head.chain]),
+              TRUNCATE_SCRIPT.run(this.#client, this.#logKeys(), [Buffer.from(String(good)), chain, Buffer.from(String(head.length)), corruptHead ? Buffer.from('*') : head.chain]),
             ),
           );
           if (Number(cut) !== 1) throw new RedisIndexError('repair', new Error('the log changed while it was read (a write not under the lock?): run repair() again'), false);
@@ -446,6 +450,75 @@ export class SharedLog<R extends Replica> {
         return { entries: good, dropped: head.length - good, head: moved && good === head.length };
       }),
     );
+  }
+
+  /**
+   * The log as `repair()` finds it: its head (a corrupt one read as the genesis value), and,
+   * when the snapshot a compacted log starts from does not read, that snapshot's list (`''`:
+   * the start itself is spoilt).
+   */
+  async #stateForRepair(): Promise<{ head: Head; corruptHead: boolean; lostStart: string | undefined }> {
+    try {
+      const head = await this.#head(new Deadline(this.#settings.timeout));
+      const lostStart = head.start === undefined || typeof (await this.#readStart('repair', head.start)) !== 'string' ? undefined : head.start.list;
+      return { head, corruptHead: false, lostStart };
+    } catch (error) {
+      const failure = indexError('repair', error, false);
+      if (failure.kind !== 'corrupt' || (failure.key !== this.#keys.head && failure.key !== this.#keys.start)) throw failure;
+    }
+    // A key the scripts refuse: read the others one by one.
+    const [length, name] = await this.#request('repair', (d) =>
+      send(this.#client, d, () => Promise.all([this.#client.llen(this.#keys.log), this.#client.get(this.#keys.start).catch(() => '')])),
+    );
+    const named = name === null ? undefined : parseSnapshotName(name);
+    const start = named === undefined ? undefined : this.#startOf(name!);
+    const lostStart = name === null ? undefined : start === undefined ? '' : typeof (await this.#readStart('repair', start)) !== 'string' ? undefined : start.list;
+    const head = { length: length + (start?.position ?? 0), chain: GENESIS, start };
+    return { head, corruptHead: true, lostStart };
+  }
+
+  /** How many of the log's entries read in order from its start, each following the one before, and the last one's chain value. */
+  async #readable(head: Head): Promise<{ good: number; chain: Buffer }> {
+    let good = head.start?.position ?? 0;
+    let chain = head.start?.chain ?? GENESIS;
+    for (let from = good; from < head.length; from += READ_ENTRIES) {
+      const raw = await this.#range('repair', from, Math.min(head.length, from + READ_ENTRIES));
+      for (const [k, bytes] of raw.entries()) {
+        try {
+          const read = decodeEntry(bytes, this.#keys.log, from + k);
+          if (!read.prev.equals(chain)) throw new CorruptKey(this.#keys.log, `holds at position ${from + k} an entry that does not follow the one before it`);
+          chain = Buffer.from(read.self);
+          good++;
+        } catch (error) {
+          if (!(error instanceof CorruptKey)) throw error;
+          return { good, chain };
+        }
+      }
+    }
+    return { good, chain };
+  }
+
+  /**
+   * Compacts the log: takes a snapshot at its end (as {@link SharedLog.snapshot}), then makes
+   * the snapshot named then the one the log starts from and drops the entries it holds from
+   * Redis, in one script. It takes no lock: appends go on after the entries it drops, a reader
+   * learns the start with every read, and a repair refuses to cut below the start. Replicas
+   * behind the start load its snapshot and replay what follows.
+   */
+  async compact(operation: string): Promise<CompactReport> {
+    const taken = await this.snapshot(operation);
+    return this.#turnOf(async () => {
+      const name = await this.#snapshotName(operation);
+      const named = parseSnapshotName(name);
+      if (named === undefined) throw new RedisIndexError(operation, new Error('the snapshot was dropped before the log was compacted (a repair?): compact again'), false);
+      const list = `${this.#keys.snapshot}:${named.id}`;
+      const old = (await this.#request(operation, (d) => this.#head(d))).start?.list ?? list;
+      const dropped = Number(
+        await this.#request(operation, (d) => send(this.#client, d, () => COMPACT_SCRIPT.run(this.#client, [this.#keys.snapshot, this.#keys.start, this.#keys.log, old], [Buffer.from(name)]))),
+      );
+      if (dropped < 0) throw new RedisIndexError(operation, new Error('the log or its snapshot changed while it was compacted (a repair? another compact()?): compact again'), false);
+      return { position: named.position, dropped, bytes: taken.bytes };
+    });
   }
 
   /** Releases the replica; calls still waiting for their turn fail. Idempotent. */
@@ -510,10 +583,17 @@ export class SharedLog<R extends Replica> {
     const fresh: Recent = { kind, ids, items, representative: new Uint32Array(ids.length), similarity: new Float64Array(ids.length), stored: [] };
     if (recent === undefined || recent.kind !== kind || recent.ids.length !== ids.length || recent.ids.some((id, q) => id !== ids[q] || !recent.items[q]!.equals(items[q]!))) return fresh;
     const stored: Recent['stored'] = [];
+    const first = (await this.#request(operation, (deadline) => this.#head(deadline))).start?.position ?? 0;
     for (const entry of recent.stored) {
       if (entry.position >= this.#length) break;
-      const [bytes] = await this.#range(operation, entry.position, entry.position + 1);
-      if (!bytes!.subarray(CHAIN_BYTES, 2 * CHAIN_BYTES).equals(entry.self)) break;
+      const raw = entry.position < first ? undefined : await this.#read(operation, entry.position, entry.position + 1);
+      if (raw === undefined) {
+        // Compacted away: the replica, at the log's end, holds or answers each of its items if it was stored.
+        const from = stored.at(-1)?.to ?? 0;
+        if (!ids.subarray(from, entry.to).every((id) => this.#local.has(id) || this.#removed.has(id))) break;
+      } else if (!raw[0]!.subarray(CHAIN_BYTES, 2 * CHAIN_BYTES).equals(entry.self)) {
+        break;
+      }
       stored.push(entry);
     }
     return { ...recent, ids, items, stored };
@@ -549,7 +629,7 @@ export class SharedLog<R extends Replica> {
     try {
       const before = this.#settings.replicas > 0 ? connectionsBefore(this.#client) : undefined;
       appended = Number(
-        await send(this.#client, deadline, () => APPEND_SCRIPT.run(this.#client, [this.#keys.log, this.#keys.head], [Buffer.from(String(position)), prev, self, bytes])),
+        await send(this.#client, deadline, () => APPEND_SCRIPT.run(this.#client, this.#logKeys(), [Buffer.from(String(position)), prev, self, bytes])),
       );
       if (appended !== 0 && before !== undefined) await waitForReplicas(this.#client, this.#settings.replicas, this.#settings.replicaTimeout, deadline, before);
     } catch (error) {
@@ -580,7 +660,7 @@ export class SharedLog<R extends Replica> {
     if (this.#stale) rebuild();
     let head = await this.#request(operation, (deadline) => this.#head(deadline));
     if (this.#unconfirmed) {
-      if (head.length >= this.#length && (await this.#holdsLast(operation))) this.#unconfirmed = false;
+      if (head.length >= this.#length && (await this.#holdsLast(operation, head))) this.#unconfirmed = false;
       else rebuild();
     }
     let step = READ_ENTRIES;
@@ -598,7 +678,17 @@ export class SharedLog<R extends Replica> {
         rebuild();
         continue;
       }
-      const raw = await this.#range(operation, this.#length, Math.min(head.length, this.#length + step));
+      if (head.start !== undefined && this.#length < head.start.position) {
+        // The entries after the replica were compacted away: go on from the snapshot that replaced them.
+        await this.#loadStart(operation, head.start);
+        rebuilt = true;
+        continue;
+      }
+      const raw = await this.#read(operation, this.#length, Math.min(head.length, this.#length + step));
+      if (raw === undefined) {
+        head = await this.#request(operation, (deadline) => this.#head(deadline));
+        continue;
+      }
       for (const entryBytes of raw) {
         const position = this.#length;
         const read = this.#decode(operation, entryBytes, position);
@@ -620,10 +710,12 @@ export class SharedLog<R extends Replica> {
     }
   }
 
-  /** Whether the log's entry at the replica's last position is the one this replica holds. */
-  async #holdsLast(operation: string): Promise<boolean> {
-    const [bytes] = await this.#range(operation, this.#length - 1, this.#length);
-    return bytes !== undefined && bytes.subarray(CHAIN_BYTES, 2 * CHAIN_BYTES).equals(this.#chain);
+  /** Whether the log (as `head` saw it) holds the replica's last entry as the replica does. */
+  async #holdsLast(operation: string, head: Head): Promise<boolean> {
+    const first = head.start?.position ?? 0;
+    if (this.#length === first && head.start !== undefined) return this.#chain.equals(head.start.chain);
+    const raw = this.#length > first ? await this.#read(operation, this.#length - 1, this.#length) : undefined;
+    return raw !== undefined && raw[0]!.subarray(CHAIN_BYTES, 2 * CHAIN_BYTES).equals(this.#chain);
   }
 
   /**
@@ -699,11 +791,59 @@ export class SharedLog<R extends Replica> {
     } catch {
       return;
     }
+    this.#install(replica, snapshot);
+  }
+
+  /** `replica`, loaded from `snapshot`, as this process's replica at the snapshot's position. */
+  #install(replica: R, snapshot: Snapshot): void {
     this.#local.free();
     this.#local = replica;
     this.#length = snapshot.position;
     this.#chain = snapshot.chain;
+    this.#unconfirmed = false;
+    this.#stale = false;
+    this.#removed.clear();
     for (const [id, representative, similarity] of snapshot.removed) this.#removed.set(id, representative, similarity);
+  }
+
+  /**
+   * Loads the snapshot a compacted log starts from as the replica, at the log's first position.
+   * It holds what the compacted entries did, so one that does not read is a corrupt index (and
+   * `repair()` empties it); one deleted while it was read (a compaction moved the start) is
+   * followed to the new start.
+   */
+  async #loadStart(operation: string, start: Start): Promise<void> {
+    for (let attempt = 0; ; attempt++) {
+      const read = await this.#readStart(operation, start);
+      if (typeof read !== 'string') {
+        this.#install(read.replica, read.snapshot);
+        return;
+      }
+      const now = (await this.#request(operation, (deadline) => this.#head(deadline))).start;
+      if (now === undefined) {
+        // Emptied meanwhile (a repair): the log starts from its first entry again.
+        this.#rebuild();
+        return;
+      }
+      if (now.name === start.name || attempt === 2) {
+        throw indexError(operation, new CorruptKey(this.#keys.start, `names ${read}, and the log's entries before position ${start.position} are gone (repair() empties the index)`), false);
+      }
+      start = now;
+    }
+  }
+
+  /** The replica the start's snapshot holds, or what it is instead. */
+  async #readStart(operation: string, start: Start): Promise<{ replica: R; snapshot: Snapshot } | string> {
+    const load = this.#settings.load;
+    if (load === undefined) return 'a snapshot, which this kind of index cannot load';
+    const snapshot = decodeSnapshot(await this.#request(operation, () => this.#listBytes(start.list)));
+    if (typeof snapshot === 'string') return `a snapshot that does not read (${snapshot})`;
+    if (snapshot.position !== start.position || !snapshot.chain.equals(start.chain)) return 'a snapshot of another position';
+    try {
+      return { replica: load(this.description, snapshot.replica), snapshot };
+    } catch (error) {
+      return `a snapshot that does not load (${(error as Error).message})`;
+    }
   }
 
   /** The snapshot `…:snapshot` names, or `undefined` for none (or one that does not read, twice: a later one, named meanwhile, deletes it). */
@@ -728,7 +868,11 @@ export class SharedLog<R extends Replica> {
   async #snapshotBytes(): Promise<Buffer | undefined> {
     const named = parseSnapshotName((await send(this.#client, new Deadline(this.#settings.timeout), () => this.#client.get(this.#keys.snapshot))) ?? '');
     if (named === undefined) return undefined;
-    const list = `${this.#keys.snapshot}:${named.id}`;
+    return this.#listBytes(`${this.#keys.snapshot}:${named.id}`);
+  }
+
+  /** The bytes of snapshot list `list` (none when absent), each request with its own time limit. */
+  async #listBytes(list: string): Promise<Buffer> {
     const pieces: Buffer[] = [];
     for (;;) {
       const raw = await send(this.#client, new Deadline(this.#settings.timeout), () => this.#client.lrangeBuffer(list, pieces.length, pieces.length + READ_PIECES - 1));
@@ -747,23 +891,51 @@ export class SharedLog<R extends Replica> {
     const now = await this.#snapshotName('repair');
     const named = parseSnapshotName(now);
     if (named === undefined) return;
-    await this.#request('repair', (d) => send(this.#client, d, () => DROP_SNAPSHOT_SCRIPT.run(this.#client, [this.#keys.snapshot, `${this.#keys.snapshot}:${named.id}`, this.#keys.log], [Buffer.from(now)])));
+    await this.#request('repair', (d) => send(this.#client, d, () => DROP_SNAPSHOT_SCRIPT.run(this.#client, [this.#keys.snapshot, `${this.#keys.snapshot}:${named.id}`, this.#keys.log, this.#keys.start], [Buffer.from(now)])));
   }
 
   /** The log's length and head. @throws {CorruptKey} for a corrupt log or head. */
   async #head(deadline: Deadline): Promise<Head> {
-    const reply = await send(this.#client, deadline, () => HEAD_SCRIPT.run(this.#client, [this.#keys.log, this.#keys.head], []));
+    const reply = await send(this.#client, deadline, () => HEAD_SCRIPT.run(this.#client, this.#logKeys(), []));
     if (!Array.isArray(reply) || typeof reply[0] !== 'number') throw new Error(`the log's head was answered as ${describe(reply)}`);
     const chain = reply[1] === null ? GENESIS : (reply[1] as Buffer);
-    return { length: reply[0], chain };
+    return { length: reply[0], chain, start: reply[2] === null || reply[2] === undefined ? undefined : this.#startOf(String(reply[2])) };
   }
 
-  /** Entries `from .. to` of the log. */
-  async #range(operation: string, from: number, to: number): Promise<Buffer[]> {
-    const raw = await this.#request(operation, (deadline) => send(this.#client, deadline, () => this.#client.lrangeBuffer(this.#keys.log, from, to - 1)));
+  /** The start `name` gives (the scripts checked its form). */
+  #startOf(name: string): Start {
+    const named = parseSnapshotName(name);
+    if (named === undefined) throw new CorruptKey(this.#keys.start, 'does not name a snapshot');
+    return { name, position: named.position, chain: named.chain, list: `${this.#keys.snapshot}:${named.id}` };
+  }
+
+  /** The keys of the scripts over the log: log, head, start. */
+  #logKeys(): string[] {
+    return [this.#keys.log, this.#keys.head, this.#keys.start];
+  }
+
+  /**
+   * Entries `from .. to` of the log, or `undefined` when the log was compacted past `from`.
+   *
+   * @throws {RedisIndexError} when the log holds fewer (it was cut while read).
+   */
+  async #read(operation: string, from: number, to: number): Promise<Buffer[] | undefined> {
+    const reply = await this.#request(operation, (deadline) =>
+      send(this.#client, deadline, () => READ_SCRIPT.run(this.#client, this.#logKeys(), [Buffer.from(String(from)), Buffer.from(String(to))])),
+    );
+    if (!Array.isArray(reply) || typeof reply[0] !== 'number') throw indexError(operation, new Error(`the log's entries were answered as ${describe(reply)}`), false);
+    if (from < reply[0]) return undefined;
+    const raw = reply.slice(1) as Buffer[];
     if (raw.length !== to - from) {
       throw indexError(operation, new Error(`the log was cut while it was read (${raw.length} of ${to - from} entries from position ${from}): try again`), false);
     }
+    return raw;
+  }
+
+  /** {@link SharedLog.#read} of entries the log must hold: one compacted away meanwhile fails the call. */
+  async #range(operation: string, from: number, to: number): Promise<Buffer[]> {
+    const raw = await this.#read(operation, from, to);
+    if (raw === undefined) throw indexError(operation, new Error(`the log was compacted past position ${from} while it was read: try again`), false);
     return raw;
   }
 
@@ -833,6 +1005,11 @@ class RemovedItems {
     if (slot === undefined) return;
     this.#slot.delete(id);
     this.#free.push(slot);
+  }
+
+  /** Whether `id` was removed as a near-duplicate (and not decided again since). */
+  has(id: number): boolean {
+    return this.#slot.has(id);
   }
 
   /** Writes `id`'s decision at `q` of the answers; whether there was one. */
