@@ -477,12 +477,13 @@ for (const kind of ['single', 'cluster'] as const) {
         const d = await RedisTextIndex.open({ client, name, replicas });
         opened.push(d);
         expect(await d.decided()).toBe(900);
-        expect(await d.compact()).toMatchObject({ position: 9, dropped: 3 });
+        // b's snapshot is of the log's end: d compacts to it without taking its own.
+        expect(await d.compact()).toEqual({ position: 9, dropped: 3, bytes: 0 });
         expect(await client.llen(log)).toBe(0);
         expect(await listOf(`textindex:{${name}}:start`)).toBe(named);
         expect([await client.exists(named), await client.exists(first)]).toEqual([1, 0]);
         // Nothing written since: compacting again drops nothing.
-        expect(await d.compact()).toMatchObject({ position: 9, dropped: 0 });
+        expect(await d.compact()).toEqual({ position: 9, dropped: 0, bytes: 0 });
 
         // Ids decided before any compaction are answered as then, from the snapshot's answers.
         const again = await c.decideMany(ids(0, 200), texts.slice(0, 200), { known: 'answer' });

@@ -104,7 +104,7 @@ export interface CompactReport {
   readonly position: number;
   /** Entries this call dropped from Redis (0 when the log was compacted to that position before). */
   readonly dropped: number;
-  /** Bytes of the snapshot this call took. */
+  /** Bytes of the snapshot this call took (0: one of the log's end was named already). */
   readonly bytes: number;
 }
 
@@ -460,8 +460,7 @@ export class SharedLog<R extends Replica> {
   async #stateForRepair(): Promise<{ head: Head; corruptHead: boolean; lostStart: string | undefined }> {
     try {
       const head = await this.#head(new Deadline(this.#settings.timeout));
-      const lostStart = head.start === undefined || typeof (await this.#readStart('repair', head.start)) !== 'string' ? undefined : head.start.list;
-      return { head, corruptHead: false, lostStart };
+      return { head, corruptHead: false, lostStart: head.start !== undefined && !(await this.#startReads(head.start)) ? head.start.list : undefined };
     } catch (error) {
       const failure = indexError('repair', error, false);
       if (failure.kind !== 'corrupt' || (failure.key !== this.#keys.head && failure.key !== this.#keys.start)) throw failure;
@@ -472,9 +471,17 @@ export class SharedLog<R extends Replica> {
     );
     const named = name === null ? undefined : parseSnapshotName(name);
     const start = named === undefined ? undefined : this.#startOf(name!);
-    const lostStart = name === null ? undefined : start === undefined ? '' : typeof (await this.#readStart('repair', start)) !== 'string' ? undefined : start.list;
+    const lostStart = name === null ? undefined : start === undefined ? '' : (await this.#startReads(start)) ? undefined : start.list;
     const head = { length: length + (start?.position ?? 0), chain: GENESIS, start };
     return { head, corruptHead: true, lostStart };
+  }
+
+  /** Whether the start's snapshot reads and loads (the replica it loads is freed). */
+  async #startReads(start: Start): Promise<boolean> {
+    const read = await this.#readStart('repair', start);
+    if (typeof read === 'string') return false;
+    read.replica.free();
+    return true;
   }
 
   /** How many of the log's entries read in order from its start, each following the one before, and the last one's chain value. */
@@ -506,7 +513,10 @@ export class SharedLog<R extends Replica> {
    * behind the start load its snapshot and replay what follows.
    */
   async compact(operation: string): Promise<CompactReport> {
-    const taken = await this.snapshot(operation);
+    const end = await this.read(operation, () => ({ position: this.#length, chain: this.#chain }));
+    const before = parseSnapshotName(await this.#snapshotName(operation));
+    // A snapshot of the log's end named already (the last compaction's, or another process's) is not taken again.
+    const bytes = before !== undefined && before.position === end.position && before.chain.equals(end.chain) ? 0 : (await this.snapshot(operation)).bytes;
     return this.#turnOf(async () => {
       const name = await this.#snapshotName(operation);
       const named = parseSnapshotName(name);
@@ -517,7 +527,7 @@ export class SharedLog<R extends Replica> {
         await this.#request(operation, (d) => send(this.#client, d, () => COMPACT_SCRIPT.run(this.#client, [this.#keys.snapshot, this.#keys.start, this.#keys.log, old], [Buffer.from(name)]))),
       );
       if (dropped < 0) throw new RedisIndexError(operation, new Error('the log or its snapshot changed while it was compacted (a repair? another compact()?): compact again'), false);
-      return { position: named.position, dropped, bytes: taken.bytes };
+      return { position: named.position, dropped, bytes };
     });
   }
 
