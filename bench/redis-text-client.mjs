@@ -1,11 +1,11 @@
 // One client process of bench/redis-text.mjs: decides its share of the texts through a
 // RedisTextIndex, or queries it, or opens it (from its snapshot if it has one, else replaying the
-// log), or opens it and takes a snapshot, and prints what it measured as one JSON line: items,
+// log), or opens it and takes a snapshot (or compacts the log to one), and prints what it measured as one JSON line: items,
 // wall and CPU milliseconds, and the bytes its connections moved (`snapshot`: of the snapshot
 // alone, and its bytes).
 //
 // node bench/redis-text-client.mjs <json job>
-//   job: { url, name, op: 'decide' | 'query' | 'open' | 'snapshot', file, batch, replicas }
+//   job: { url, name, op: 'decide' | 'query' | 'open' | 'snapshot' | 'compact', file, batch, replicas }
 //   file: JSON of { ids: number[], texts: string[] } (decide) or { texts: string[] } (query)
 
 import { readFileSync } from 'node:fs';
@@ -61,6 +61,11 @@ if (job.op === 'decide') {
   }
 } else if (job.op === 'snapshot') {
   result.snapshotBytes = (await index.snapshot()).bytes;
+  result.items = await index.decided();
+} else if (job.op === 'compact') {
+  const report = await index.compact();
+  result.snapshotBytes = report.bytes;
+  result.dropped = report.dropped;
   result.items = await index.decided();
 } else {
   result.items = await index.decided();

@@ -11,7 +11,8 @@
 //   against `TextIndex.query` of the same lines on the in-process index: client CPU and bytes per
 //   query;
 // - open: a new process opening the index (it replays the whole log), against the in-process
-//   fill; then a snapshot taken by another process, and an open that loads it;
+//   fill; then a snapshot taken by another process, and an open that loads it; then a
+//   compaction and an open of the compacted log;
 // - the masters' memory per text.
 // Prints the load beside each figure and writes bench/results/redis-text-<time>.json.
 
@@ -129,6 +130,18 @@ try {
     `open (loads the snapshot): ${(fromSnapshot.ms / 1000).toFixed(2)} s, ${(results.openFromSnapshot.bytes / 2 ** 20).toFixed(0)} MB read; ` +
       `${results.openFromSnapshot.ratioToReplay.toFixed(2)}× the replay's time (load ${load()})`,
   );
+
+  const memoryBeforeCompaction = await mastersMemory(servers);
+  const compacted = await client({ url: servers.url, name, op: 'compact', replicas });
+  const memoryAfterCompaction = await mastersMemory(servers);
+  results.compact = { ms: compacted.ms, dropped: compacted.dropped, mastersMemoryPerTextDropped: (memoryBeforeCompaction - memoryAfterCompaction) / N, mastersMemoryPerTextAfter: (memoryAfterCompaction - memoryBefore) / N };
+  console.log(
+    `compact (by a process that opened the index): ${(compacted.ms / 1000).toFixed(2)} s, ${compacted.dropped} entries dropped, ` +
+      `${results.compact.mastersMemoryPerTextDropped.toFixed(0)} B per text less on the masters, ${results.compact.mastersMemoryPerTextAfter.toFixed(0)} B per text left (load ${load()})`,
+  );
+  const fromStart = await client({ url: servers.url, name, op: 'open' });
+  results.openCompacted = { ms: fromStart.ms, bytes: fromStart.read + fromStart.written, ratioToReplay: fromStart.ms / opened.ms };
+  console.log(`open (the compacted log): ${(fromStart.ms / 1000).toFixed(2)} s, ${(results.openCompacted.bytes / 2 ** 20).toFixed(0)} MB read; ${results.openCompacted.ratioToReplay.toFixed(2)}× the replay's time (load ${load()})`);
 } finally {
   await servers.stop();
   rmSync(scratch, { recursive: true, force: true });
