@@ -1,6 +1,7 @@
 // `simhash-wasm dedup --redis URL --index NAME` (the built command line, as users run it) against
 // a real cluster, by SimHash and by the default rule: one process decides as the plain command
-// does, and several processes running at once over parts of the input keep the rule between them.
+// does, and several processes running at once over parts of the input keep the rule between them;
+// `--compact` leaves the default method's log compacted, and later runs answer alike.
 
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -181,6 +182,21 @@ describe('dedup --redis', () => {
     const before = new Map([...decisionsOf(reports)].map(([id, d]) => [id, d.kept ? id : d.representative]));
     const after = new Map([...decisionsOf([JSON.parse(again.stdout) as Report])].map(([id, d]) => [id, d.kept ? id : d.representative]));
     expect(after).toEqual(before);
+    // With --compact the run leaves the log compacted; the next run, from its start, answers alike.
+    const compacted = runSync([texts, ...flags, '--redis', servers().url, '--index', index, '--compact']);
+    expect(compacted.status, compacted.stderr).toBe(0);
+    const check = await clientOf(servers());
+    try {
+      expect(await check.llen(`textindex:{${index}}:log`)).toBe(0);
+      expect(await check.get(`textindex:{${index}}:start`)).toMatch(/^[1-9]\d* /);
+    } finally {
+      check.disconnect();
+    }
+    const later = runSync([texts, ...flags, '--redis', servers().url, '--index', index]);
+    expect(later.status, later.stderr).toBe(0);
+    for (const run of [compacted, later]) {
+      expect(new Map([...decisionsOf([JSON.parse(run.stdout) as Report])].map(([id, d]) => [id, d.kept ? id : d.representative]))).toEqual(before);
+    }
   }, 180_000);
 
   it('decides by MinHash through a RedisMinHashIndex: from one process as the plain command; four at once keep the rule; a run again answers as decided', async () => {
@@ -233,6 +249,10 @@ describe('dedup --redis', () => {
     const badUrl = runSync([all, '--method', 'simhash', '--redis', 'http://127.0.0.1:1']);
     expect(badUrl.status).toBe(2);
     expect(badUrl.stderr).toMatch(/--redis must be a redis:\/\/ URL/);
+    const compactAlone = runSync([all, '--compact']);
+    expect([compactAlone.status, compactAlone.stderr]).toEqual([2, expect.stringMatching(/--compact compacts a shared index: add --redis URL/)]);
+    const compactSimHash = runSync([all, '--method', 'simhash', '--redis', 'redis://127.0.0.1:1', '--compact']);
+    expect([compactSimHash.status, compactSimHash.stderr]).toEqual([2, expect.stringMatching(/--method simhash keeps none to compact/)]);
   });
 
   it('fails in bounded time, naming the server and the reason, when it is down or frozen', async () => {

@@ -86,6 +86,8 @@ export interface SharedIndex {
   readonly url: string;
   /** Index name: processes giving the same one share groups. */
   readonly index: string;
+  /** Compact the index's log once this run has decided (`--compact`; the default method only). */
+  readonly compact: boolean;
 }
 
 /** Index name `--redis` uses without `--index`. */
@@ -128,6 +130,7 @@ const OPTIONS = {
   threads: { type: 'string' },
   redis: { type: 'string' },
   index: { type: 'string' },
+  compact: { type: 'boolean' },
   groups: { type: 'string' },
   keep: { type: 'string' },
   'keep-field': { type: 'string' },
@@ -193,6 +196,7 @@ export function parseCommandLine(argv: readonly string[]): Command {
     throw new UsageError('--redis decides in the order documents reach the shared index: --keep does not apply');
   }
   if (values.redis !== undefined && grouping === 'components') throw new UsageError('--redis decides online: --groups components does not apply');
+  if (values.compact === true && values.redis === undefined) throw new UsageError('--compact compacts a shared index: add --redis URL');
 
   const method = methodOf(values.method);
   const foreign = METHOD_OPTIONS.find(([name, methods]) => values[name] !== undefined && !methods.includes(method));
@@ -202,6 +206,7 @@ export function parseCommandLine(argv: readonly string[]): Command {
     throw new UsageError(`--${name} applies to ${methods.map((m) => `--method ${m}`).join(' or ')}, not to --method ${method}${byDefault}: add --method ${methods[0]}`);
   }
   if (method === 'adaptive' && grouping === 'components') throw new UsageError('--groups components needs --method simhash or minhash');
+  if (values.compact === true && method !== 'adaptive') throw new UsageError(`--compact compacts the log of the default method's shared index: --method ${method} keeps none to compact`);
 
   return {
     kind: 'dedup',
@@ -224,7 +229,7 @@ export function parseCommandLine(argv: readonly string[]): Command {
           : undefined,
       maxBytes: values['max-bytes'] === undefined ? DEFAULT_MAX_BYTES : byteSize(values['max-bytes'], '--max-bytes', 1, MAX_MAX_BYTES),
       threads: values.threads === undefined ? undefined : integerIn(values.threads, '--threads', 1, 256),
-      redis: values.redis === undefined ? undefined : { url: values.redis, index: indexName(values.index ?? DEFAULT_INDEX) },
+      redis: values.redis === undefined ? undefined : { url: values.redis, index: indexName(values.index ?? DEFAULT_INDEX), compact: values.compact === true },
       grouping,
       keep,
       removed: values.removed === true ? (values.null === true ? 'nul' : 'lines') : undefined,

@@ -94,6 +94,8 @@ export async function sharedDecisions(
 interface Online {
   /** Decides the documents at `positions` under `ids`; those the index decided before are answered as then. */
   decide(ids: Uint32Array, positions: readonly number[]): Promise<MinHashDecisions>;
+  /** Runs once every document is decided (`--compact`: compacts the log). */
+  finish?(): Promise<void>;
   close(): void;
 }
 
@@ -105,7 +107,11 @@ export function sharedTextDecisions(own: Sketched, shared: SharedIndex): Promise
   const texts = own.texts!;
   return sharedLogDecisions(own, shared, 'textindex', async (client) => {
     const index = await RedisTextIndex.open({ client, name: shared.index });
-    return { decide: (ids, positions) => index.decideMany(ids, positions.map((k) => texts[k]!), { known: 'answer' }), close: () => index.close() };
+    return {
+      decide: (ids, positions) => index.decideMany(ids, positions.map((k) => texts[k]!), { known: 'answer' }),
+      finish: shared.compact ? async () => void (await index.compact()) : undefined,
+      close: () => index.close(),
+    };
   });
 }
 
@@ -150,6 +156,7 @@ async function sharedLogDecisions(
         representativeId.set(decided.representative, start);
         similarity.set(decided.similarity, start);
       }
+      await index.finish?.();
       const { names, foreign, representative } = await namesOf(client, shared.index, keys, 0, own.ids, ids, representativeId);
       const groups = groupsOf(representative).map(
         (members): Group => ({ members, bits: new Uint8Array(members.length), similarity: Float64Array.from(members, (m, k) => (k === 0 ? 1 : similarity[m]!)) }),

@@ -7,7 +7,7 @@ export const USAGE = `usage: simhash-wasm dedup <files | directories | -> [--met
            [--keep first|last|longest|shortest|newest|oldest] [--groups decisions|components]
            [--json | --removed [--null]] [--include GLOB] [--exclude GLOB]
            [--jsonl [--field F] [--id F] [--keep-field F] [--output FILE]]
-           [--max-bytes N] [--threads N] [--redis URL [--index NAME]]
+           [--max-bytes N] [--threads N] [--redis URL [--index NAME] [--compact]]
        simhash-wasm dedup ... --method simhash [--distance N] [--unit word|char] [--size N]
            [--weighting binary|tf]
        simhash-wasm dedup ... --method minhash [--threshold J] [--unit word|char] [--size N]`;
@@ -90,6 +90,9 @@ Options
                       it; processes take turns a batch at a time (needs ioredis)
   --index NAME        the shared index (default dedup); processes naming the same index
                       decide against every document any of them kept
+  --compact           with --redis and the default method: once this run has decided,
+                      compact the shared index's log to a snapshot, so Redis holds the
+                      index, not every decision since it was created (docs/redis.md)
   -h, --help          print this help
   -v, --version       print the version
 
