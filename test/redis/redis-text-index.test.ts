@@ -83,6 +83,11 @@ function batchOver(order: { ids: number[]; texts: string[] }): number[] {
   return Array.from(decided.representative, (position) => order.ids[position]!);
 }
 
+/** The ids `from .. to`. */
+function ids(from: number, to: number): Uint32Array {
+  return Uint32Array.from({ length: to - from }, (_, q) => from + q);
+}
+
 /** Flips byte `at(length)` of element `position` of list `key`; what it returns puts it back. */
 async function flipByte(client: Redis | Cluster, key: string, position: number, at: (length: number) => number): Promise<() => Promise<unknown>> {
   const bytes = (await client.lindexBuffer(key, position))!;
@@ -309,7 +314,6 @@ for (const kind of ['single', 'cluster'] as const) {
       const log = `textindex:{${name}}:log`;
       const snapshotKey = `textindex:{${name}}:snapshot`;
       const expected = decideTexts(texts);
-      const ids = (from: number, to: number): Uint32Array => Uint32Array.from({ length: to - from }, (_, q) => from + q);
       const spoil = (key: string, position: number, at: number): Promise<() => Promise<unknown>> => flipByte(client, key, position, () => at);
       const a = await RedisTextIndex.open({ client, name, replicas });
       const opened: RedisTextIndex[] = [];
@@ -441,7 +445,6 @@ for (const kind of ['single', 'cluster'] as const) {
       const log = `textindex:{${name}}:log`;
       const snapshotKey = `textindex:{${name}}:snapshot`;
       const expected = decideTexts(texts);
-      const ids = (from: number, to: number): Uint32Array => Uint32Array.from({ length: to - from }, (_, q) => from + q);
       const decide = async (index: RedisTextIndex, from: number, to: number): Promise<void> => {
         const got = await index.decideMany(ids(from, to), texts.slice(from, to));
         expect(Array.from(got.representative)).toEqual(Array.from(expected.representative.subarray(from, to)));
@@ -599,7 +602,6 @@ describe('RedisTextIndex when Redis loses, spoils or cuts what it wrote (one ser
     const key = `textindex:{${name}}:log`;
     const startKey = `textindex:{${name}}:start`;
     const snapshotKey = `textindex:{${name}}:snapshot`;
-    const ids = (from: number, to: number): Uint32Array => Uint32Array.from({ length: to - from }, (_, q) => from + q);
     let twice = false;
     const around = aroundScripts(client, [COMPACT], async (script, run) => {
       if (script !== COMPACT || !twice) return run();

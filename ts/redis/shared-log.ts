@@ -593,10 +593,9 @@ export class SharedLog<R extends Replica> {
     const fresh: Recent = { kind, ids, items, representative: new Uint32Array(ids.length), similarity: new Float64Array(ids.length), stored: [] };
     if (recent === undefined || recent.kind !== kind || recent.ids.length !== ids.length || recent.ids.some((id, q) => id !== ids[q] || !recent.items[q]!.equals(items[q]!))) return fresh;
     const stored: Recent['stored'] = [];
-    const first = (await this.#request(operation, (deadline) => this.#head(deadline))).start?.position ?? 0;
     for (const entry of recent.stored) {
       if (entry.position >= this.#length) break;
-      const raw = entry.position < first ? undefined : await this.#read(operation, entry.position, entry.position + 1);
+      const raw = await this.#read(operation, entry.position, entry.position + 1);
       if (raw === undefined) {
         // Compacted away: the replica, at the log's end, holds or answers each of its items if it was stored.
         const from = stored.at(-1)?.to ?? 0;
