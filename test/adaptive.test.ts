@@ -45,7 +45,7 @@ function texts(rng: SplitMix64, n: number): string[] {
 const LETTERS = 'abcde';
 /** Words of three to eight letters over five letters (so that many are typos of others), common words and numbers. */
 function letteredVocabulary(rng: SplitMix64): string[] {
-  const words = new Set(['the', 'for', 'a', 'of', 'and', '2', 'v3', 'x', 'arm64', 'arm65', 'ab1', 'ab2', 'c', 'c++', 'c#', 'abc+', '9', '10', '12', '45', '1.2', '1.3', '2.2', '1.2-3', '1.2-4']);
+  const words = new Set(['the', 'for', 'a', 'of', 'and', '2', 'v3', 'x', 'arm64', 'arm65', 'ab1', 'ab2', 'c', 'c++', 'c#', 'abc+', '9', '10', '12', '45', '1.2', '1.3', '2.2', '1.2-3', '1.2-4', 'sha-1', 'sha-2', '8859-10', '8859-11']);
   while (words.size < 90) words.add(Array.from({ length: 3 + rng.below(6) }, () => LETTERS[rng.below(5)]).join(''));
   return [...words];
 }
@@ -135,7 +135,9 @@ function injects(fewer: readonly string[], more: readonly string[], used: Readon
 
 /**
  * A text's words in order, each with whether a hyphen alone comes before it. Numbers joined by
- * dots (`1.2`), and one after them by a hyphen (`1.2-3`), are a release's: each its digits and a `.`.
+ * dots (`1.2`), and one after them by a hyphen (`1.2-3`), are a release's: each its digits and a `.`;
+ * any other number after a hyphen (`x-3`), and a common word that begins a compound (`of-x`, not
+ * `x-of-y`), is a name's part, its token and a `-`.
  */
 function tokens(text: string): [word: string, hyphen: boolean][] {
   return text.split(/\s+/).flatMap((chunk) => {
@@ -147,6 +149,10 @@ function tokens(text: string): [word: string, hyphen: boolean][] {
       const release = (pieces.length > 1 && pieces.every((p) => bareDigits(p) !== undefined)) || (afterRelease && hyphen && bareDigits(part) !== undefined);
       afterRelease = release;
       if (release) return pieces.map((p, k): [string, boolean] => [`${p}.`, k === 0 && hyphen]);
+      // A number a hyphen joins to the token before it, and a common word that begins a
+      // compound, are a name's parts: each its token and a `-`.
+      if (hyphen && bareDigits(part) !== undefined) return [[`${part}-`, true]];
+      if (!hyphen && (parts[i + 1] ?? '') !== '' && bareDigits(part) === undefined && COMMON_WORDS.includes(part)) return [[`${part}-`, false]];
       return part === '' ? [] : [[part, hyphen]];
     });
   });
@@ -211,11 +217,11 @@ function v3Similarity(x: readonly string[], y: readonly string[], templates: boo
     }
     return known;
   };
-  const eligible = (w: string): boolean => [...w].length >= 3 && !/[0-9+#]/.test(w);
+  const eligible = (w: string): boolean => [...w].length >= 3 && !/[0-9+#-]/.test(w);
   // Names with digits: the same but for one digit.
   const oneDigit = (a: string, b: string): boolean => {
     const [ca, cb] = [[...a], [...b]];
-    if (ca.length !== cb.length || ca.length < 3 || /[+#]/.test(a + b)) return false;
+    if (ca.length !== cb.length || ca.length < 3 || /[+#-]/.test(a + b)) return false;
     const apart = ca.flatMap((c, i) => (c === cb[i] ? [] : [i]));
     return apart.length === 1 && /[0-9]/.test(ca[apart[0]!]!) && /[0-9]/.test(cb[apart[0]!]!);
   };

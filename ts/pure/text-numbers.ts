@@ -2,7 +2,9 @@
  * Numbers in short lines under text decision specification v3, the twin of the Rust core's
  * `adaptive::numbers`: a number in a release (joined by `.` to a number beside it, or by `-` or
  * `~` to a release before it: `5.14.2`, `6.1.0-47`) is a word of its own, its token and
- * {@link RELEASE_MARK}; any other number is bare, and two lines that each hold bare numbers the
+ * {@link RELEASE_MARK}; a number that a single `-` joins to the token before it, in no release,
+ * is a name's (`ISO 8859-1`, `SHA-2`), a heavy word of its own, its token and {@link NAME_MARK};
+ * any other number is bare, and two lines that each hold bare numbers the
  * other lacks are the same line only when each of those numbers, on the side holding fewer, is
  * one edit from a different one the other lacks: one apart, or of as many digits with one
  * changed. A bare number is kept as its digits packed in 64 bits (four each, at most
@@ -11,6 +13,8 @@
 
 /** The byte that follows a release number's token in its word. */
 export const RELEASE_MARK = 0x2e;
+/** The byte that follows a name's number's token in its word (`-`: no token holds it). */
+export const NAME_MARK = 0x2d;
 /** A word that is no bare number. */
 export const NOT_A_NUMBER = 0xffff_ffff_ffff_ffffn;
 /** A bare number of more than {@link PACKED_DIGITS} digits: one edit from no other. */

@@ -11,7 +11,7 @@ import { resolveTextOptions } from '../shared/text-options.js';
 import type { TextIndexColumns } from '../shared/text-index-format.js';
 import { sketch } from './minhash-sketch.js';
 import { KEYED_WORDS } from './text-lines.js';
-import { NOT_A_NUMBER, RELEASE_MARK, digitsOf, inRelease, packsANumber } from './text-numbers.js';
+import { NAME_MARK, NOT_A_NUMBER, RELEASE_MARK, digitsOf, inRelease, packsANumber } from './text-numbers.js';
 import { shapeOf, type Shaped, type Token } from './text-shape.js';
 import { Vocabulary } from './text-vocabulary.js';
 import { encode, shingleScratch, trimScratch, unitScratch } from './text-scratch.js';
@@ -116,14 +116,20 @@ export class SketchStore {
       const [start, end] = [ranges[2 * i]!, ranges[2 * i + 1]!];
       let signed = end;
       while (signed < length && (bytes[signed] === 0x2b || bytes[signed] === 0x23)) signed++;
-      // A number in a release is a word of its own: its token and the mark (text-numbers.ts).
-      const release = signed === end && inRelease(text, start, end, previousRelease) && digitsOf(bytes.subarray(start, end)) !== undefined;
+      const hyphen = previousEnd >= 0 && start === previousEnd + 1 && bytes[previousEnd] === 0x2d;
+      const joinsNext = signed === end && bytes[end] === 0x2d && i + 1 < count && ranges[2 * i + 2] === end + 1;
+      // A number in a release, and a name's part (a number a hyphen joins to the token before
+      // it, or a common word that begins a compound: `non-parallel`), are words of their own:
+      // each its token and a mark (text-numbers.ts).
+      const number = signed === end && digitsOf(bytes.subarray(start, end)) !== undefined;
+      const release = number && inRelease(text, start, end, previousRelease);
+      const named = !release && ((hyphen && number) || (joinsNext && !hyphen && !number && vocabulary.isCommon(units.getBigUint64(8 * i, true))));
       previousRelease = release ? end : undefined;
-      const word = release ? Uint8Array.of(...bytes.subarray(start, end), RELEASE_MARK) : bytes.slice(start, signed);
-      const hash = signed === end && !release ? units.getBigUint64(8 * i, true) : xxh3(word, TEXT.seed);
+      const word = release || named ? Uint8Array.of(...bytes.subarray(start, end), release ? RELEASE_MARK : NAME_MARK) : bytes.slice(start, signed);
+      const hash = signed === end && !release && !named ? units.getBigUint64(8 * i, true) : xxh3(word, TEXT.seed);
       const id = vocabulary.id(hash) ?? vocabulary.insert(hash, word, end - start);
       if (!ids.includes(id)) ids.push(id);
-      sequence.push([id, previousEnd >= 0 && start === previousEnd + 1 && bytes[previousEnd] === 0x2d]);
+      sequence.push([id, hyphen]);
       previousEnd = signed;
     }
     const words = Uint32Array.from(ids).sort();

@@ -78,6 +78,11 @@ export class Vocabulary {
     return this.#ids.get(hash);
   }
 
+  /** Whether the token of unit hash `hash` is one of the common words. */
+  isCommon(hash: bigint): boolean {
+    return this.#common.has(hash);
+  }
+
   /** Whether word `id` is heavy. */
   heavy(id: number): boolean {
     return !this.light[id];

@@ -561,8 +561,8 @@ mod tests {
         (!digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())).then(|| digits)
     }
 
-    /// Whether a word is light by specification v3: one byte, a number (bare or a release's), or
-    /// a common word.
+    /// Whether a word is light by specification v3: one byte, a number (bare or a release's, not
+    /// a name's), or a common word.
     fn is_light(w: &str, common: &std::collections::HashSet<&str>) -> bool {
         let release = w.strip_suffix('.').map_or(false, |t| bare_digits(t).is_some());
         w.len() == 1 || bare_digits(w).is_some() || release || common.contains(w)
@@ -587,11 +587,11 @@ mod tests {
         type Word = (String, Vec<String>);
         let light = |w: &String| is_light(w, common);
         let weight = |(w, _): &Word| if light(w) { 1u32 } else { 4 };
-        let eligible = |w: &String| w.chars().count() >= 3 && !w.bytes().any(|b| b.is_ascii_digit() || b == b'+' || b == b'#');
+        let eligible = |w: &String| w.chars().count() >= 3 && !w.bytes().any(|b| b.is_ascii_digit() || b == b'+' || b == b'#' || b == b'-');
         // Names with digits: the same but for one digit.
         let one_digit = |a: &String, b: &String| {
             let (ca, cb): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
-            if ca.len() != cb.len() || ca.len() < 3 || a.contains(['+', '#']) || b.contains(['+', '#']) {
+            if ca.len() != cb.len() || ca.len() < 3 || a.contains(['+', '#', '-']) || b.contains(['+', '#', '-']) {
                 return false;
             }
             let apart: Vec<usize> = (0..ca.len()).filter(|&i| ca[i] != cb[i]).collect();
@@ -687,13 +687,16 @@ mod tests {
 
     /// A text's words in order, each with whether a hyphen alone comes before it. Numbers
     /// joined by dots (`1.2`), and one after them by a hyphen (`1.2-3`), are a release's: each
-    /// its digits and a `.`.
-    fn tokens(text: &str) -> Vec<(String, bool)> {
+    /// its digits and a `.`; any other number after a hyphen (`x-3`), and a common word that
+    /// begins a compound (`of-x`, not `x-of-y`), is a name's part, its token and a `-`.
+    fn tokens(text: &str, common: &std::collections::HashSet<&str>) -> Vec<(String, bool)> {
         let mut out = Vec::new();
         for chunk in text.split_whitespace() {
             let mut previous_empty = true;
             let mut after_release = false;
-            for part in chunk.split('-') {
+            let parts: Vec<&str> = chunk.split('-').collect();
+            for (k, &part) in parts.iter().enumerate() {
+                let joins_next = parts.get(k + 1).map_or(false, |next| !next.is_empty());
                 let pieces: Vec<&str> = part.split('.').collect();
                 let release = pieces.len() > 1 && pieces.iter().all(|p| bare_digits(p).is_some());
                 if release || (after_release && bare_digits(part).is_some() && !previous_empty) {
@@ -702,7 +705,12 @@ mod tests {
                     }
                     after_release = true;
                 } else {
-                    if !part.is_empty() {
+                    // A number a hyphen joins to the token before it is a name's: its digits and a `-`.
+                    if bare_digits(part).is_some() && !previous_empty {
+                        out.push((format!("{part}-"), true));
+                    } else if joins_next && previous_empty && bare_digits(part).is_none() && common.contains(part) {
+                        out.push((format!("{part}-"), false));
+                    } else if !part.is_empty() {
                         out.push((part.to_string(), !previous_empty));
                     }
                     after_release = false;
@@ -788,13 +796,13 @@ mod tests {
         let strings: Vec<Vec<(String, Vec<String>)>> = texts
             .iter()
             .map(|t| {
-                let mut w: Vec<String> = tokens(t).into_iter().map(|(w, _)| w).collect();
+                let mut w: Vec<String> = tokens(t, &common).into_iter().map(|(w, _)| w).collect();
                 w.sort();
                 w.dedup();
                 w.into_iter().map(|w| (w.clone(), forms(&w))).collect()
             })
             .collect();
-        let sequences: Vec<Vec<(String, bool)>> = texts.iter().map(|t| tokens(t)).collect();
+        let sequences: Vec<Vec<(String, bool)>> = texts.iter().map(|t| tokens(t, &common)).collect();
         let holds_word = |set: &[(String, Vec<String>)], w: &String| set.iter().any(|(v, _)| v == w);
         let heavy_words = |i: usize| -> Vec<&String> { strings[i].iter().map(|(w, _)| w).filter(|w| !is_light(w, &common)).collect() };
         for &p in order {
@@ -891,7 +899,7 @@ mod tests {
     /// words, numbers, words of three to eight letters that are typos of one another, and
     /// copies with their words substituted, inserted, deleted or misspelt.
     fn lettered_texts(rng: &mut Rng, count: usize) -> Vec<String> {
-        let mut vocabulary: Vec<String> = ["the", "for", "a", "of", "and", "2", "v3", "x", "arm64", "arm65", "ab1", "ab2", "c", "c++", "c#", "abc+", "9", "10", "12", "45", "1.2", "1.3", "2.2", "1.2-3", "1.2-4"].iter().map(|w| w.to_string()).collect();
+        let mut vocabulary: Vec<String> = ["the", "for", "a", "of", "and", "2", "v3", "x", "arm64", "arm65", "ab1", "ab2", "c", "c++", "c#", "abc+", "9", "10", "12", "45", "1.2", "1.3", "2.2", "1.2-3", "1.2-4", "sha-1", "sha-2", "8859-10", "8859-11"].iter().map(|w| w.to_string()).collect();
         let letters = b"abcde";
         while vocabulary.len() < 90 {
             let len = 3 + rng.below(6) as usize;
@@ -1236,6 +1244,37 @@ mod tests {
         // Another bug, count or resolution stays; a version edited (one digit, one more, or any
         // change inside a release) goes, and so does a release beside a bare number.
         assert_eq!(rep, [0, 1, 0, 3, 3, 5, 6, 7, 8, 9, 9, 11, 11, 13, 13, 15, 15]);
+    }
+
+    #[test]
+    fn a_hyphen_joins_numbers_and_common_words_into_names() {
+        let texts = owned(&[
+            "iso 8859-1 character set encoded in octal, decimal, and hexadecimal",
+            "iso 8859-2 character set encoded in octal, decimal, and hexadecimal",
+            "iso 8859-1 character set encoded in octal decimal and hexadecimal",
+            "sha-1 for evp",
+            "sha-2 for evp",
+            "sha-2 for the evp",
+            "base-10 exponential function",
+            "base-e exponential function",
+            "hash table with fast iteration - feature \"serde\"",
+            "hash table with fast iteration - feature \"serde-1\"",
+            "header files for linux 6.1.0-47 amd64",
+            "header files for linux 6.1.0-55 amd64",
+            "returns -1 on a closed socket",
+            "returns -2 on a closed socket",
+            "direct linear systems solver - parallel shared libraries",
+            "direct linear systems solver - non-parallel shared libraries",
+            "google protocol buffers - feature \"with-serde\"",
+            "google protocol buffers - feature \"serde\"",
+            "google protocol buffers, feature serde",
+        ]);
+        let (rep, _) = in_order(&sketch(&texts), Rule::V3 { templates: false });
+        // Another character set, digest, base or feature stays; punctuation and a function word
+        // still go; a release's number after a dash is still a version, and a number after a
+        // space and a minus sign is bare. A common word that begins a compound names a
+        // variant (`non-parallel`, `with-serde`); alone, it is a function word as before.
+        assert_eq!(rep, [0, 1, 0, 3, 4, 4, 6, 7, 8, 9, 10, 10, 12, 12, 14, 15, 16, 17, 17]);
     }
 
     #[test]

@@ -1,12 +1,16 @@
-//! Numbers in short lines under specification v3: a number in a release is a version, any other
-//! number counts or names something (`docs/adaptive.md`, rule 4).
+//! Numbers in short lines under specification v3: a number in a release is a version, a number
+//! a hyphen joins to the token before it is part of a name, any other number counts or names
+//! something (`docs/adaptive.md`, rules 2 and 4).
 //!
 //! A number token (ASCII digits, `v` and digits, or digits and an English ordinal suffix) stands
 //! in a *release* when a `.` joins it to a number beside it (`5.14.2`, `v6.1`), or a `-` or `~`
 //! joins it to a release before it (`6.1.0-47`, `1.2~3`). Such a number is a word of its own,
 //! the token and [`RELEASE_MARK`], light like any number: two lines that differ in a release
-//! differ in a version. Any other number is *bare*: it may be a bug's number, a count or part
-//! of a name (`#44890`, `42 files`, `75 dpi`, `SHA-256`). Two lines that each hold bare numbers
+//! differ in a version. A number that a single `-` joins to the token before it, and that is no
+//! release's, is a *name's* (`ISO 8859-1`, `SHA-2`, `base-10`, `CVE-2024-45490`): a word of its
+//! own, the token and [`NAME_MARK`], heavy, so that two lines differing in one name two items.
+//! Any other number is *bare*: it may be a bug's number, a count or an item's number (`#44890`,
+//! `42 files`, `75 dpi`). Two lines that each hold bare numbers
 //! the other lacks are the same line only when each of those numbers, on the side holding fewer,
 //! is *one edit* from a different one the other lacks: one apart (`9`/`10`, `2023`/`2024`), or
 //! of as many digits with one changed (`5`/`8`, `2019`/`2049`). A digit added or dropped (`1`/`15`,
@@ -19,6 +23,10 @@
 /// What follows a number's token to make it a release's word. No word holds it otherwise (a word
 /// is a token and the `+` and `#` signs after it).
 pub(super) const RELEASE_MARK: u8 = b'.';
+
+/// What follows a number's token to make it a name's word. No word holds it otherwise (tokens
+/// hold no `-`).
+pub(super) const NAME_MARK: u8 = b'-';
 
 /// A word that is no bare number.
 pub(super) const NOT_A_NUMBER: u64 = u64::MAX;

@@ -3,7 +3,7 @@
 //! serves words and pairs.
 
 use super::lines::KEYED_WORDS;
-use super::numbers::{self, RELEASE_MARK};
+use super::numbers::{self, NAME_MARK, RELEASE_MARK};
 use super::shape::{shape, Token};
 use super::vocabulary::Vocabulary;
 use super::{insertion_sort, Kind, NUM_PERM, PAIRS_TO_MEET_LONG, SHAPE_ENTRIES, SHORT_WORDS};
@@ -40,8 +40,69 @@ pub struct TextSketches {
     distinct: Vec<u64>,
     pairs: Vec<u64>,
     bins: Vec<u64>,
-    /// A release number's word, its token and [`RELEASE_MARK`].
+    /// A release's number's or a name's part's word, its token and [`RELEASE_MARK`] or [`NAME_MARK`].
     word: Vec<u8>,
+    /// The byte ranges of the tokens of the text being added.
+    spans: Vec<(usize, usize)>,
+}
+
+/// A short text's tokens, to be made words: each keeps the `+` and `#` signs right after it, a
+/// number in a release is its token and [`RELEASE_MARK`], and a name's part (a number a single
+/// hyphen joins to the token before it, or a common word that begins a compound: one joins it
+/// to the token after it and none to the one before) its
+/// token and [`NAME_MARK`] (`numbers`).
+struct Marked<'a> {
+    text: &'a [u8],
+    /// The unit hash of each token.
+    units: &'a [u64],
+    hasher: &'a ShingleHasher,
+    spans: &'a [(usize, usize)],
+    /// Whether a dot stands between two digits somewhere in the text.
+    dotted: bool,
+}
+
+impl Marked<'_> {
+    /// Appends the text's distinct word ids to `words` (its own from `first`), and each token's
+    /// word and whether a hyphen alone comes before it to `sequence` when given. A word that fails
+    /// to be added fails the call.
+    fn words(&self, vocabulary: &mut Vocabulary, word: &mut Vec<u8>, words: &mut Vec<u32>, first: usize, mut sequence: Option<&mut Vec<(u32, bool)>>) -> Result<(), Error> {
+        let text = self.text;
+        let mut previous_release = None;
+        for (k, &(start, end)) in self.spans.iter().enumerate() {
+            let signed = end + text[end..].iter().take_while(|&&b| b == b'+' || b == b'#').count();
+            let previous_end = k.checked_sub(1).map(|j| self.signed_end(j));
+            let hyphen = previous_end.map_or(false, |e| &text[e..start] == b"-");
+            let joins_next = signed == end && text.get(end) == Some(&b'-') && self.spans.get(k + 1).map_or(false, |&(next, _)| next == end + 1);
+            let number = signed == end && numbers::digits(&text[start..end]).is_some();
+            let release = self.dotted && number && numbers::in_release(text, start, end, previous_release);
+            let named = !release && ((hyphen && number) || (joins_next && !hyphen && !number && vocabulary.is_common(self.units[k], self.hasher)?));
+            previous_release = if release { Some(end) } else { None };
+            if release || named {
+                word.clear();
+                word.extend_from_slice(&text[start..end]);
+                word.push(if release { RELEASE_MARK } else { NAME_MARK });
+            }
+            let bytes = if release || named { &word[..] } else { &text[start..signed] };
+            let hash = if signed == end && !release && !named { self.units[k] } else { self.hasher.unit(bytes) };
+            let id = match vocabulary.id(hash) {
+                Some(id) => id,
+                None => vocabulary.insert(hash, bytes, end - start, self.hasher)?,
+            };
+            if !words[first..].contains(&id) {
+                words.push(id);
+            }
+            if let Some(sequence) = sequence.as_mut() {
+                sequence.push((id, hyphen));
+            }
+        }
+        Ok(())
+    }
+
+    /// Where token `k` ends with the signs after it.
+    fn signed_end(&self, k: usize) -> usize {
+        let end = self.spans[k].1;
+        end + self.text[end..].iter().take_while(|&&b| b == b'+' || b == b'#').count()
+    }
 }
 
 /// A text without a word-pair signature.
@@ -199,7 +260,7 @@ impl TextSketches {
     }
 
     fn add_one(&mut self, text: &[u8]) -> Result<(), Error> {
-        let TextSketches { kinds, word_end, words, shape_end, shapes, vocabulary, signature_of, signatures, scratch, sequence, tokens, distinct, pairs, bins, word } = self;
+        let TextSketches { kinds, word_end, words, shape_end, shapes, vocabulary, signature_of, signatures, scratch, sequence, tokens, distinct, pairs, bins, word, spans } = self;
         let (units, hasher) = word_units(text, SEED, scratch)?;
         // Distinct words up to one past the short limit: that one says the text is long.
         distinct.clear();
@@ -230,48 +291,16 @@ impl TextSketches {
             // Words are classified from their bytes, a word keeps the `+` and `#` signs right after
             // it (`c`, `c++` and `c#` are three words), and a line's shape notes hyphens between
             // words: for each, tokenise again.
-            // Numbers in a release are words of their own (`numbers`): a dot between digits
-            // asks for tokenising again too.
-            let retokenise = |b: &u8| *b == b'+' || *b == b'#' || (shaped && *b == b'-');
+            // Numbers in a release, and the words a hyphen joins into a name, are words of their
+            // own (`numbers`): a dot between digits, or any hyphen, asks for tokenising again too.
+            let retokenise = |b: &u8| *b == b'+' || *b == b'#' || *b == b'-';
             let dotted = text.windows(3).any(|w| w[1] == b'.' && w[0].is_ascii_digit() && w[2].is_ascii_digit());
             if dotted || text.iter().any(retokenise) || distinct.iter().any(|&hash| vocabulary.id(hash).is_none()) {
-                let mut result = Ok(());
-                let mut previous_end = None;
-                let mut previous_release = None;
-                // The tokens come in the order of their unit hashes.
-                let mut token = 0;
-                for_each_token(text, |start, end| {
-                    let hyphen = previous_end.map_or(false, |e: usize| &text[e..start] == b"-");
-                    let signed = end + text[end..].iter().take_while(|&&b| b == b'+' || b == b'#').count();
-                    previous_end = Some(signed);
-                    let release = dotted && signed == end && numbers::digits(&text[start..end]).is_some() && numbers::in_release(text, start, end, previous_release);
-                    previous_release = if release { Some(end) } else { None };
-                    if release {
-                        word.clear();
-                        word.extend_from_slice(&text[start..end]);
-                        word.push(RELEASE_MARK);
-                    }
-                    let bytes = if release { &word[..] } else { &text[start..signed] };
-                    let hash = if signed == end && !release { units[token] } else { hasher.unit(bytes) };
-                    token += 1;
-                    let id = match vocabulary.id(hash) {
-                        Some(id) => Ok(id),
-                        None if result.is_ok() => vocabulary.insert(hash, bytes, end - start, &hasher),
-                        None => return,
-                    };
-                    match id {
-                        Ok(id) => {
-                            if !words[first..].contains(&id) {
-                                words.push(id);
-                            }
-                            if shaped {
-                                sequence.push((id, hyphen));
-                            }
-                        }
-                        Err(error) => result = Err(error),
-                    }
-                });
-                result?;
+                spans.clear();
+                reserve(spans, units.len())?;
+                for_each_token(text, |start, end| spans.push((start, end)));
+                let marked = Marked { text, units, hasher: &hasher, spans, dotted };
+                marked.words(vocabulary, word, words, first, if shaped { Some(&mut *sequence) } else { None })?;
             } else {
                 for &hash in distinct.iter() {
                     words.push(vocabulary.id(hash).ok_or(Error::OutOfMemory)?);

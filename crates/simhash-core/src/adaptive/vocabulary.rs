@@ -7,7 +7,8 @@
 //!
 //! A word is *light* when it is one of [`COMMON_WORDS`], a number (ASCII digits, `v` and
 //! digits — a version —, or digits and an English ordinal suffix: `2nd`; bare, or a release's,
-//! see `numbers`) or a single ASCII character; any other word is *heavy*, names with digits (`arm64`, `id3`) among them. Two
+//! see `numbers`) or a single ASCII character; any other word is *heavy*, names with digits
+//! (`arm64`, `id3`) and a name's numbers (`8859-1`, whose `1` is its token and a mark) among them. Two
 //! words without ASCII digits or signs, of at least [`TYPO_CHARS`] code points, heavy or common,
 //! are *typos* of each other when removing at most one code point from each makes them equal: a
 //! letter changed, added, dropped, or two swapped. Two names with digits, of at least
@@ -185,12 +186,7 @@ impl Vocabulary {
             return Ok(id);
         }
         let base = if token < word.len() { Some(self.insert(hasher.unit(&word[..token]), &word[..token], token, hasher)?) } else { None };
-        if !self.common_made {
-            for word in COMMON_WORDS.split(' ') {
-                self.common.get_or_insert(hasher.unit(word.as_bytes()), 0)?;
-            }
-            self.common_made = true;
-        }
+        self.make_common(hasher)?;
         let id = self.next_id()?;
         // A release's number is its token and the mark (`numbers`).
         let release = word[token..] == [RELEASE_MARK];
@@ -209,6 +205,23 @@ impl Vocabulary {
         }
         push(&mut self.typo_key_ends, self.typo_keys.len() as u32)?;
         Ok(id)
+    }
+
+    /// Whether the token of unit hash `hash` is one of [`COMMON_WORDS`].
+    pub(super) fn is_common(&mut self, hash: u64, hasher: &ShingleHasher) -> Result<bool, Error> {
+        self.make_common(hasher)?;
+        Ok(self.common.get(hash).is_some())
+    }
+
+    /// Lists the hashes of [`COMMON_WORDS`], once.
+    fn make_common(&mut self, hasher: &ShingleHasher) -> Result<(), Error> {
+        if !self.common_made {
+            for word in COMMON_WORDS.split(' ') {
+                self.common.get_or_insert(hasher.unit(word.as_bytes()), 0)?;
+            }
+            self.common_made = true;
+        }
+        Ok(())
     }
 
     /// The words of a saved index, each with its unit hash, base, lightness, packed number and
@@ -442,7 +455,8 @@ mod tests {
         let ids = words
             .iter()
             .map(|w| {
-                let token = w.trim_end_matches(|c| c == '+' || c == '#').len();
+                // Signs, or a release's or a name's mark, follow the token.
+                let token = w.trim_end_matches(|c| c == '+' || c == '#' || c == '.' || c == '-').len();
                 v.insert(hasher.unit(w.as_bytes()), w.as_bytes(), token, &hasher).unwrap()
             })
             .collect();
@@ -543,11 +557,15 @@ mod tests {
 
     #[test]
     fn words_are_weighed_as_specified() {
-        let (v, ids) = vocabulary(&["the", "für", "в", "x", "7", "v2", "2024", "crash", "parser", "fonts", "ü", "arm64", "id3", "v", "vv2", "2nd", "c", "c++", "c#", "21st", "2x"]);
+        let (v, ids) = vocabulary(&["the", "für", "в", "x", "7", "v2", "2024", "crash", "parser", "fonts", "ü", "arm64", "id3", "v", "vv2", "2nd", "c", "c++", "c#", "21st", "2x", "14.", "1-", "10-"]);
         let light: Vec<bool> = ids.iter().map(|&id| v.light[id as usize]).collect();
-        // "ü" is one code point but two bytes: heavy, as a CJK character is.
-        let expected = [true, true, true, true, true, true, true, false, false, false, false, false, false, true, false, true, true, false, false, true, false];
+        // "ü" is one code point but two bytes: heavy, as a CJK character is. A release's number
+        // is light, a name's heavy.
+        let expected = [true, true, true, true, true, true, true, false, false, false, false, false, false, true, false, true, true, false, false, true, false, true, false, false];
         assert_eq!(light, expected);
+        // A name's number is no typo of another (`8859-10`, `8859-11` name two character sets).
+        let (named, _) = vocabulary(&["10-", "11-"]);
+        assert!(named.neighbours(1).next().is_none());
         // c++ and c# are words of their own, with c as their base.
         assert_eq!([v.base[ids[17] as usize], v.base[ids[18] as usize]], [ids[16], ids[16]]);
         assert_ne!(ids[17], ids[16]);
