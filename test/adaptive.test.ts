@@ -116,8 +116,8 @@ const FORMS = new Map<string, string[]>();
 
 /** The digits of a bare number (digits, `v` and digits, or digits and an ordinal suffix). */
 const bareDigits = (w: string): string | undefined => /^(?:v?([0-9]+)|([0-9]+)(?:st|nd|rd|th))$/.exec(w)?.slice(1).find((d) => d !== undefined);
-/** Light: one byte, a number (bare, or a release's: its digits and a `.`), or a common word. */
-const light = (w: string): boolean => w.length === 1 || bareDigits(w) !== undefined || (w.endsWith('.') && bareDigits(w.slice(0, -1)) !== undefined) || COMMON_WORDS.includes(w);
+/** Light: a number (bare, or a release's: its digits and a `.`) or a common word. */
+const light = (w: string): boolean => bareDigits(w) !== undefined || (w.endsWith('.') && bareDigits(w.slice(0, -1)) !== undefined) || COMMON_WORDS.includes(w);
 
 /** Whether two bare numbers are one edit apart: one apart, or of as many digits with one changed (none past 15 digits). */
 function numberEdit(a: string, b: string): boolean {

@@ -1,8 +1,8 @@
 /**
  * The words of the sketched texts (text decision specification v3), the twin of the Rust core's
  * `adaptive::vocabulary`: each word's id and unit hash, its base (the word without the `+` and
- * `#` signs after it), whether it is light (a common word, a number — ASCII digits, `v` and
- * digits, or digits and `st`, `nd`, `rd` or `th` — or one ASCII character) and its typos (words
+ * `#` signs after it), whether it is light (a common word, or a number — ASCII digits, `v` and
+ * digits, or digits and `st`, `nd`, `rd` or `th`, bare or a release's) and its typos (words
  * without digits or signs, heavy or common but not both common, of at least {@link TYPO_CHARS}
  * code points, that become equal when at most one code point is removed from each; or names with
  * digits and without signs, of at least {@link TYPO_CHARS} code points, that differ in one digit
@@ -101,7 +101,7 @@ export class Vocabulary {
     // A release's number is its token and the mark (text-numbers.ts).
     const release = word.length === token + 1 && word[token] === RELEASE_MARK;
     const digits = digitsOf(word);
-    const light = word.length === 1 || digits !== undefined || release || common;
+    const light = digits !== undefined || release || common;
     this.#ids.set(hash, id);
     this.hash.push(hash);
     this.base.push(base ?? id);

@@ -14,8 +14,8 @@ export const COMMON_WORDS: readonly string[] = (
   'don down during each either else etc ever every few for from further had hadn has hasn have ' +
   'haven having he her here hers herself him himself his how however i if in into is isn it its ' +
   'itself just ll may me might more most must my myself neither no nor not of off on once only ' +
-  'onto or other our ours ourselves out over own per re same shall she should shouldn so some ' +
-  'such than that the their theirs them themselves then there these they this those through ' +
+  'onto or other our ours ourselves out over own per re s same shall she should shouldn so some ' +
+  'such t than that the their theirs them themselves then there these they this those through ' +
   'thus to too under until up upon us ve very via was wasn we were weren what when where ' +
   'whether which while who whom whose why will with within without won would wouldn yet you ' +
   'your yours yourself aber als am an auch auf aus bei bis das dass dem den der des die durch ' +
@@ -23,7 +23,7 @@ export const COMMON_WORDS: readonly string[] = (
   'sind so über um und unter vom von vor wie wird zu zum zur au aux avec ce ces cette dans de ' +
   'des du elle en est et il ils la le les leur leurs mais ne ou par pas plus pour qu que qui sa ' +
   'sans se ses son sont sur un une vos votre al como con del el entre es esta este hay las lo ' +
-  'los más para pero por se sin sobre su sus una uno y che da della delle di gli il nel nella ' +
+  'los más o para pero por se sin sobre su sus u una uno y che da della delle di e gli il nel nella ' +
   'non per più sono tra uno ao com da das do dos em na nas no nos os ou para pelo pela um uma ' +
   'bij dat de een en het in is met niet of om op te van voor zijn в во для до за и из к как на ' +
   'не но о об от по при с со что это или у ' +

@@ -19,7 +19,7 @@ export const TEXT_DECISION_VERSION = 3;
 export const SHORT_WORDS = 40;
 /** Specification v2: the exact Jaccard similarity of their word sets that makes two short texts near-duplicates. */
 export const SHORT_THRESHOLD = 0.4;
-/** Specification v3: what a heavy word weighs (any word but a common word, a number — ASCII digits, `v` and digits, or digits and `st`, `nd`, `rd` or `th` — or one ASCII character). */
+/** Specification v3: what a heavy word weighs (any word but a common word, a number — ASCII digits, `v` and digits, or digits and `st`, `nd`, `rd` or `th`, bare or a release's). */
 export const HEAVY_WEIGHT = 4;
 /** Specification v3: what a light word weighs. */
 export const LIGHT_WEIGHT = 1;

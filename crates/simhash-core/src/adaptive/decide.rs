@@ -561,11 +561,11 @@ mod tests {
         (!digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())).then(|| digits)
     }
 
-    /// Whether a word is light by specification v3: one byte, a number (bare or a release's, not
-    /// a name's), or a common word.
+    /// Whether a word is light by specification v3: a number (bare or a release's, not a name's)
+    /// or a common word.
     fn is_light(w: &str, common: &std::collections::HashSet<&str>) -> bool {
         let release = w.strip_suffix('.').map_or(false, |t| bare_digits(t).is_some());
-        w.len() == 1 || bare_digits(w).is_some() || release || common.contains(w)
+        bare_digits(w).is_some() || release || common.contains(w)
     }
 
     /// Whether two bare numbers are one edit apart: one apart, or of as many digits with one
@@ -1163,7 +1163,9 @@ mod tests {
         // C++ is a word another line holds, so a C compiler is not a C++ compiler edited.
         assert_eq!(rep, [0, 1, 0, 0, 4, 5, 6, 7, 8, 9, 10, 0]);
         assert!(sim[2] < 1.0 && sim[3] < 1.0);
-        assert_eq!(in_order(&s, Rule::V3 { templates: true }).0, [0, 0, 0, 0, 4, 4, 6, 6, 8, 8, 8, 0]);
+        // One line per template, but a C compiler for another architecture names two things
+        // apart from the C++ one (`c` weighs as a name does).
+        assert_eq!(in_order(&s, Rule::V3 { templates: true }).0, [0, 0, 0, 0, 4, 4, 6, 6, 8, 9, 8, 0]);
         // v2 judges tokens: c and c++ are one.
         let (rep, sim) = in_order(&s, Rule::V2);
         assert_eq!((rep[9], rep[10], sim[10]), (8, 8, 0.75));

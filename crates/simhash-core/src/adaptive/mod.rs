@@ -73,7 +73,7 @@ pub enum Rule {
     V3 { templates: bool },
 }
 
-/// What a heavy word (any but a common word, a number or one ASCII character) weighs in v3.
+/// What a heavy word (any but a common word or a number) weighs in v3.
 pub const HEAVY_WEIGHT: u32 = 4;
 /// What a light word weighs in v3.
 pub const LIGHT_WEIGHT: u32 = 1;

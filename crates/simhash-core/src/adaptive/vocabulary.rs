@@ -7,8 +7,9 @@
 //!
 //! A word is *light* when it is one of [`COMMON_WORDS`], a number (ASCII digits, `v` and
 //! digits — a version —, or digits and an English ordinal suffix: `2nd`; bare, or a release's,
-//! see `numbers`) or a single ASCII character; any other word is *heavy*, names with digits
-//! (`arm64`, `id3`) and a name's numbers (`8859-1`, whose `1` is its token and a mark) among them. Two
+//! see `numbers`); any other word is *heavy*: a letter alone (`C`, `X`: the language, the
+//! window system), names with digits (`arm64`, `id3`) and a name's parts (`8859-1`, whose `1`
+//! is its token and a mark) among them. Two
 //! words without ASCII digits or signs, of at least [`TYPO_CHARS`] code points, heavy or common,
 //! are *typos* of each other when removing at most one code point from each makes them equal: a
 //! letter changed, added, dropped, or two swapped. Two names with digits, of at least
@@ -191,7 +192,7 @@ impl Vocabulary {
         // A release's number is its token and the mark (`numbers`).
         let release = word[token..] == [RELEASE_MARK];
         let number = numbers::digits(word).map_or(NOT_A_NUMBER, numbers::pack);
-        let light = word.len() == 1 || number != NOT_A_NUMBER || release || self.common.get(hash).is_some();
+        let light = number != NOT_A_NUMBER || release || self.common.get(hash).is_some();
         let common = self.common.get(hash).is_some();
         push(&mut self.hash, hash)?;
         push(&mut self.base, base.unwrap_or(id))?;
@@ -557,11 +558,11 @@ mod tests {
 
     #[test]
     fn words_are_weighed_as_specified() {
-        let (v, ids) = vocabulary(&["the", "für", "в", "x", "7", "v2", "2024", "crash", "parser", "fonts", "ü", "arm64", "id3", "v", "vv2", "2nd", "c", "c++", "c#", "21st", "2x", "14.", "1-", "10-"]);
+        let (v, ids) = vocabulary(&["the", "für", "в", "x", "7", "v2", "2024", "crash", "parser", "fonts", "ü", "arm64", "id3", "v", "vv2", "2nd", "c", "c++", "c#", "21st", "2x", "14.", "1-", "10-", "s", "y", "a"]);
         let light: Vec<bool> = ids.iter().map(|&id| v.light[id as usize]).collect();
-        // "ü" is one code point but two bytes: heavy, as a CJK character is. A release's number
-        // is light, a name's heavy.
-        let expected = [true, true, true, true, true, true, true, false, false, false, false, false, false, true, false, true, true, false, false, true, false, true, false, false];
+        // A letter alone is heavy unless common (`s` of "it's", Spanish `y`, English `a`), as
+        // "ü" and a CJK character are. A release's number is light, a name's heavy.
+        let expected = [true, true, true, false, true, true, true, false, false, false, false, false, false, false, false, true, false, false, false, true, false, true, false, false, true, true, true];
         assert_eq!(light, expected);
         // A name's number is no typo of another (`8859-10`, `8859-11` name two character sets).
         let (named, _) = vocabulary(&["10-", "11-"]);
