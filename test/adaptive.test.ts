@@ -160,9 +160,10 @@ function tokens(text: string): [word: string, hyphen: boolean][] {
 
 /**
  * Whether the shapes of two lines clash, from their words in order, as the specification says:
- * each says a heavy word both hold more often than the other, or one joins two heavy words with a
- * hyphen or one light word and the other joins them the other way round, each word said once in
- * each (repeats counted up to 1,023); a text whose repeated heavy words and joints number more
+ * each says a heavy word both hold more often than the other, or one joins two heavy words with
+ * one light word and the other joins them the other way round, each word said once in each, or a
+ * heavy word said once in each stands before a hyphen joining heavy words and after none in one,
+ * and after one and before none in the other (repeats counted up to 1,023); a text whose repeated heavy words and joints number more
  * than 32 clashes with none.
  * `typo`: x's word and y's typo of it, paired.
  */
@@ -196,7 +197,16 @@ function shapesClash(x: readonly [string, boolean][], y: readonly [string, boole
   if (moreX && moreY) return true;
   const jy = new Set([...sy.joints].map((j) => j.split(' ')).map(([a, j, b]) => `${map(a!)} ${j} ${map(b!)}`));
   const once = (w: string): boolean => sx.counts.get(w) === 1 && cy.get(w) === 1;
-  return [...sx.joints].map((j) => j.split(' ')).some(([a, j, b]) => once(a!) && once(b!) && jy.has(`${b} ${j} ${a}`));
+  // A hyphen's word said once in each, before one (and after none) in x and after one (and before
+  // none) in y, or the other way round; words either side of a light word, each said once, swapped.
+  const sides = (joints: Iterable<string>, w: string): string => {
+    const hyphens = [...joints].map((j) => j.split(' ')).filter(([, j]) => j === '-');
+    return `${hyphens.some(([c]) => c === w)} ${hyphens.some(([, , d]) => d === w)}`;
+  };
+  const turned = (w: string, before: boolean): boolean => once(w) && sides(sx.joints, w) === `${before} ${!before}` && sides(jy, w) === `${!before} ${before}`;
+  return [...sx.joints]
+    .map((j) => j.split(' '))
+    .some(([a, j, b]) => (j === '-' ? turned(a!, true) || turned(b!, false) : once(a!) && once(b!) && jy.has(`${b} ${j} ${a}`)));
 }
 
 /**

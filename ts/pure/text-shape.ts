@@ -2,10 +2,13 @@
  * What a line says that its word set does not (text decision specification v3), the twin of the
  * Rust core's `adaptive::shape`: a heavy word said more than once, and the order of two heavy
  * words joined by a hyphen or by one light word. Two lines the words call near-duplicates are not
- * when their shapes clash: each says a word both hold more often than the other does, or one
- * joins heavy words `a` and `b` as `a-b` or `a L b` and the other as `b-a` or `b L a`, with the
- * same joint, each of `a` and `b` said once in each. Repeats are counted up to 1,023. Entries
- * name words by their positions in the text's sorted word set.
+ * when their shapes clash: each says a word both hold more often than the other does; or one
+ * joins heavy words `a` and `b` as `a L b` and the other as `b L a`, with the same light word,
+ * each of `a` and `b` said once in each; or a heavy word said once in each stands before a
+ * hyphen joining heavy words, and after none, in one, and after one, and before none, in the
+ * other (`English-Czech` / `Czech-English`, `English-Modern Greek` / `Modern Greek-English`).
+ * Repeats are counted up to 1,023. Entries name words by their positions in the text's sorted
+ * word set.
  */
 
 import { SHAPE_ENTRIES } from '../shared/adaptive.js';
@@ -101,5 +104,10 @@ export function clash(x: Shaped, y: Shaped, typo: readonly [number, number] | un
   // (Order says little of a word said twice: `attributes in thread attributes` is
   // `attributes thread in attributes` with two words swapped.)
   const once = (w: number): boolean => says(x, w) === 1 && says(y, typo !== undefined && w === typo[0] ? typo[1] : w) === 1;
-  return joints(x, (w) => w).some(([a, j, b]) => once(a) && once(b) && theirs.some(([c, k, d]) => c === b && d === a && k === j));
+  const ours = joints(x, (w) => w);
+  // Whether a line joins `w` by a hyphen to a word after it, and to one before it.
+  const sides = (js: readonly [number, number, number][], w: number): string => `${js.some(([c, k]) => k === -1 && c === w)} ${js.some(([, k, d]) => k === -1 && d === w)}`;
+  // A compound turned round a word: `English-Modern Greek` / `Modern Greek-English`.
+  const turned = (w: number, before: boolean): boolean => once(w) && sides(ours, w) === `${before} ${!before}` && sides(theirs, w) === `${!before} ${before}`;
+  return ours.some(([a, j, b]) => (j === -1 ? turned(a, true) || turned(b, false) : once(a) && once(b) && theirs.some(([c, k, d]) => c === b && d === a && k === j)));
 }

@@ -8,9 +8,14 @@
 //! - each says a word both hold more often than the other does (a repeated word replaced; a
 //!   word repeated, or said once less, on one side alone is no clash; repeats are counted up to
 //!   1,023), or
-//! - one joins heavy words `a` and `b` as `a-b` or `a L b` (`L` one light word) and the other as
-//!   `b-a` or `b L a`, with the same joint, each of `a` and `b` said once in each. Words swapped
-//!   or moved elsewhere are no clash.
+//! - one joins heavy words `a` and `b` as `a L b` (`L` one light word) and the other as `b L a`,
+//!   each of `a` and `b` said once in each, or
+//! - a heavy word said once in each stands before a hyphen joining it to a heavy word, and
+//!   after none, in one, and after one, and before none, in the other: `english-czech` /
+//!   `czech-english`, `english-modern greek` / `modern greek-english`, a compound turned round
+//!   it (`ipa-x-sampa`, whose `x` stands on both sides, is no such word).
+//!
+//! Words swapped or moved elsewhere are no clash.
 //!
 //! A text's shape is a short list of entries over the positions of its words in its sorted word
 //! set, kept for texts of at most [`KEYED_WORDS`] distinct words (no other text is in a pair
@@ -110,6 +115,14 @@ impl Shaped<'_> {
         1
     }
 
+    /// Whether the line joins `word` by a hyphen to a heavy word after it, and to one before it,
+    /// with `v` read as `u`.
+    fn hyphen_sides(&self, word: u32, (u, v): (u32, u32)) -> (bool, bool) {
+        let read = |w: u32| if w == v { u } else { w };
+        let hyphens = || self.shape.iter().filter(|&&e| e & REPEAT == 0 && e >> 5 & 31 == HYPHEN);
+        (hyphens().any(|&e| read(self.word(e >> 10)) == word), hyphens().any(|&e| read(self.word(e)) == word))
+    }
+
     /// Whether the line joins `a` to `b` by `joint` (a word, or `None` for a hyphen), with `v`
     /// read as `u`.
     fn joins(&self, a: u32, joint: Option<u32>, b: u32, (u, v): (u32, u32)) -> bool {
@@ -159,7 +172,13 @@ pub(super) fn clash(x: Shaped<'_>, y: Shaped<'_>, typo: Option<(u32, u32)>, x_ho
     let once = |w: u32| x.says(w) == 1 && y.says(if w == u { v } else { w }) == 1;
     x.shape.iter().filter(|&&e| e & REPEAT == 0).any(|&e| {
         let (a, j, b) = (x.word(e >> 10), e >> 5 & 31, x.word(e));
-        once(a) && once(b) && y.joins(b, (j != HYPHEN).then(|| x.word(j)), a, (u, v))
+        if j == HYPHEN {
+            // A compound turned round a word: `English-Modern Greek` / `Modern Greek-English`.
+            let turned = |w: u32, before: bool| once(w) && x.hyphen_sides(w, (u32::MAX, u32::MAX)) == (before, !before) && y.hyphen_sides(w, (u, v)) == (!before, before);
+            turned(a, true) || turned(b, false)
+        } else {
+            once(a) && once(b) && y.joins(b, Some(x.word(j)), a, (u, v))
+        }
     })
 }
 
@@ -224,9 +243,25 @@ mod tests {
         assert!(clash(ten_twice, eleven_twice, None, &holds(&[10, 11]), &holds(&[10, 11])));
         assert!(!clash(ten_twice, once_each, None, &holds(&[10, 11]), &holds(&[10, 11])));
         assert!(!clash(once_each, eleven_twice, None, &holds(&[10, 11]), &holds(&[10, 11])));
-        // y's typo 20 of x's word 11 counts as 11: `a-b` against `b'-a` clashes.
+        // y's typo 20 of x's word 11 counts as 11: `a-b` against `b'-a` clashes, against `a-b'`
+        // it does not.
         let typo_reversed = Shaped { words: &[10, 12, 20], shape: &[2 << 10 | HYPHEN << 5] };
         assert!(clash(x, typo_reversed, Some((11, 20)), &holds(&[10, 11, 12]), &holds(&[10, 11, 12])));
-        assert!(!clash(x, typo_reversed, None, &holds(&[10, 11, 12]), &holds(&[10, 12])));
+        let typo_kept = Shaped { words: &[10, 12, 20], shape: &[HYPHEN << 5 | 2] };
+        assert!(!clash(x, typo_kept, Some((11, 20)), &holds(&[10, 11, 12]), &holds(&[10, 11, 12])));
+        // Words 10 `english`, 11 `modern`, 12 `greek`: `english-modern greek` against
+        // `modern greek-english` (English turned from before a hyphen to after one) clashes, and
+        // so does a hyphen moved to the next two words (`english modern-greek`: `modern` turned
+        // the other way), which shapes cannot tell from a turn; a hyphen dropped does not.
+        let english_first = Shaped { words: &[10, 11, 12], shape: &[HYPHEN << 5 | 1] };
+        let english_last = Shaped { words: &[10, 11, 12], shape: &[2 << 10 | HYPHEN << 5] };
+        let moved = Shaped { words: &[10, 11, 12], shape: &[1 << 10 | HYPHEN << 5 | 2] };
+        let all = holds(&[10, 11, 12]);
+        assert!(clash(english_first, english_last, None, &all, &all) && clash(english_last, english_first, None, &all, &all));
+        assert!(clash(english_first, moved, None, &all, &all) && clash(moved, english_first, None, &all, &all));
+        assert!(!clash(english_first, split, None, &all, &all) && !clash(split, english_last, None, &all, &all));
+        // `english-modern-greek`: a word on both sides of a hyphen turns no compound.
+        let chain = Shaped { words: &[10, 11, 12], shape: &[HYPHEN << 5 | 1, 1 << 10 | HYPHEN << 5 | 2] };
+        assert!(!clash(chain, chain, None, &all, &all));
     }
 }
