@@ -57,14 +57,18 @@
 // among the removals from manual-page NAME lines: the budget was 221 KB. Numbers in lines (a
 // release's numbers words of their own, bare numbers' packed digits per word and in the saved
 // format, a replaced bare number one edit from another: 3 KB of it the comparison) took it to
-// 233,860 bytes: the budget is 229 KB.
+// 233,860 bytes: the budget was 229 KB. Names' parts (a number a hyphen joins to the token
+// before it, a common word that begins a compound: each a heavy word with a mark, the tokens
+// read ahead by one), letters alone heavy, and compounds turned round a word clashing took it to
+// 235,319 bytes, for judged siblings among the removals of package descriptions from 18.5 % to
+// 14.9 %: the budget is 230 KB.
 
 import { statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
 
-it('keeps dist/simhash.wasm under 229 KB', () => {
+it('keeps dist/simhash.wasm under 230 KB', () => {
   const bytes = statSync(fileURLToPath(new URL('../dist/simhash.wasm', import.meta.url))).size;
   expect(bytes).toBeGreaterThan(1000);
-  expect(bytes).toBeLessThan(229 * 1024);
+  expect(bytes).toBeLessThan(230 * 1024);
 });
