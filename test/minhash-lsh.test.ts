@@ -1,6 +1,7 @@
 // The MinHash LSH index and batch searches against brute force over the same bands, on
 // families of near-duplicate and identical signatures; the byte format, loaded by both entries.
 
+import { crc32 } from 'node:zlib';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import * as pure from '../ts/pure/index.js';
@@ -202,6 +203,38 @@ describe('MinHashLSH', () => {
     expect(Array.from(index.query(one).ids)).toEqual([7]);
   });
 
+  it('decides after a save and load as before it: ties go to the signature added first, not the lowest id', () => {
+    for (const entry of [wasm, pure]) {
+      // Two kept signatures sharing 3 of 8 positions (below the threshold), and a query sharing 5
+      // with each; added in descending id order, so the first added is not the lowest id.
+      const sig = (...values: number[]) => Uint32Array.from(values);
+      const [a, b, query] = [sig(1, 1, 1, 1, 2, 2, 2, 2), sig(3, 3, 3, 3, 3, 2, 2, 2), sig(1, 1, 3, 3, 9, 2, 2, 2)];
+      const index = new entry.MinHashLSH({ threshold: 0.5, numPerm: 8, bands: 4, rows: 2 });
+      expect(index.decideMany(Uint32Array.of(9, 3), Uint32Array.of(...a, ...b)).representative).toEqual(Uint32Array.of(9, 3));
+      const bytes = index.serialize();
+      const loaded = entry.MinHashLSH.deserialize(bytes);
+      expect(loaded.serialize()).toEqual(bytes);
+      expect(index.decideMany(Uint32Array.of(20), query).representative).toEqual(Uint32Array.of(9));
+      expect(loaded.decideMany(Uint32Array.of(20), query).representative).toEqual(Uint32Array.of(9));
+      // Version 1 saved the ids ascending and reads as if added in that order.
+      const v1 = bytes.slice();
+      const view = new DataView(v1.buffer);
+      view.setUint32(8, 1, true);
+      const ids = [view.getUint32(36, true), view.getUint32(40, true)];
+      expect(ids).toEqual([9, 3]);
+      const at = 44;
+      const sigs = [v1.slice(at, at + 32), v1.slice(at + 32, at + 64)];
+      view.setUint32(36, 3, true);
+      view.setUint32(40, 9, true);
+      v1.set(sigs[1]!, at);
+      v1.set(sigs[0]!, at + 32);
+      view.setUint32(v1.length - 4, crc32(v1.subarray(0, v1.length - 4)), true);
+      const old = entry.MinHashLSH.deserialize(v1);
+      expect(old.decideMany(Uint32Array.of(20), query).representative).toEqual(Uint32Array.of(3));
+      expect(old.serialize()[8]).toBe(2);
+    }
+  });
+
   it('refuses damaged, truncated and foreign bytes', () => {
     const index = new wasm.MinHashLSH({ numPerm: 16, bands: 4, rows: 4 });
     index.add(7, wasm.minhash('a saved index', { numPerm: 16 }));
@@ -225,6 +258,13 @@ describe('MinHashLSH', () => {
     expect(problem(foreign)).toBe('magic');
     expect(problem(new wasm.SimHashIndex({ distance: 3 }).serialize())).toBe('magic');
     expect(() => wasm.MinHashLSH.deserialize([1, 2] as unknown as Uint8Array)).toThrow(TypeError);
+    // An id saved twice, with a checksum that matches.
+    const two = new wasm.MinHashLSH({ numPerm: 16, bands: 4, rows: 4 });
+    two.addMany(Uint32Array.of(7, 8), new Uint32Array(32));
+    const twice = two.serialize();
+    new DataView(twice.buffer).setUint32(40, 7, true);
+    new DataView(twice.buffer).setUint32(twice.length - 4, crc32(twice.subarray(0, twice.length - 4)), true);
+    expect(problem(twice)).toBe('ids');
   });
 
   it('rejects bad ids, signatures and options by name', () => {

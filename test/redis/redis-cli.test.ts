@@ -1,7 +1,7 @@
 // `simhash-wasm dedup --redis URL --index NAME` (the built command line, as users run it) against
 // a real cluster, by SimHash and by the default rule: one process decides as the plain command
 // does, and several processes running at once over parts of the input keep the rule between them;
-// `--compact` leaves the default method's log compacted, and later runs answer alike.
+// `--compact` leaves the default method's and MinHash's logs compacted, and later runs answer alike.
 
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -218,6 +218,19 @@ describe('dedup --redis', () => {
     const again = runSync([...flags, '--redis', servers().url, '--index', index]);
     expect(again.status, again.stderr).toBe(0);
     expect(simplified(decisionsOf([JSON.parse(again.stdout) as Report]).values())).toEqual(simplified(decided.values()));
+    // With --compact the log starts from a snapshot; a later run answers alike from it.
+    const compacted = runSync([...flags, '--redis', servers().url, '--index', index, '--compact']);
+    expect(compacted.status, compacted.stderr).toBe(0);
+    const check = await clientOf(servers());
+    try {
+      expect(await check.llen(`minhashindex:{${index}}:log`)).toBe(0);
+      expect(await check.get(`minhashindex:{${index}}:start`)).toMatch(/^[1-9]\d* /);
+    } finally {
+      check.disconnect();
+    }
+    const later = runSync([...flags, '--redis', servers().url, '--index', index]);
+    expect(later.status, later.stderr).toBe(0);
+    for (const run of [compacted, later]) expect(simplified(decisionsOf([JSON.parse(run.stdout) as Report]).values())).toEqual(simplified(decided.values()));
   }, 120_000);
 
   it('runs the example crawler loop', () => {

@@ -1,8 +1,8 @@
 /**
  * RedisMinHashIndex against real servers: batches decided from two objects taking turns equal
  * decideMinHash over the stream (families of near-duplicate and identical signatures), queries
- * agree with a MinHashLSH fed the same, a reopened index replays what was written, and options
- * that plan other bands are refused.
+ * agree with a MinHashLSH fed the same, a reopened index replays what was written, snapshots and
+ * compaction keep the answers (ties included), and options that plan other bands are refused.
  */
 
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -87,6 +87,76 @@ for (const kind of ['single', 'cluster'] as const) {
         try {
           expect(await late.size()).toBe(local.size);
           for (let q = 0; q < 40; q++) expect(await late.query(sigs.subarray(q * K, (q + 1) * K))).toEqual(local.query(sigs.subarray(q * K, (q + 1) * K)));
+        } finally {
+          late.close();
+        }
+      } finally {
+        a.close();
+        b.close();
+      }
+    }, 120_000);
+
+    it('opens from a snapshot and from a compacted log as from the whole log: ties to the signature added first, a replica behind the start loads it', async () => {
+      // Two kept signatures below the threshold of each other, a query as close to both; added
+      // in descending id order, so a replica that loaded them by id would answer otherwise.
+      const tie = { numPerm: 8, bands: 4, rows: 2, threshold: 0.5 };
+      const sig = (...values: number[]) => Uint32Array.from(values);
+      const query = sig(1, 1, 3, 3, 9, 2, 2, 2);
+      const tied = uniqueName('minhash-tie');
+      const first = await RedisMinHashIndex.open({ client, name: tied, ...tie, replicas });
+      try {
+        expect(Array.from((await first.decideMany(Uint32Array.of(9, 3), Uint32Array.of(1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 2, 2, 2))).representative)).toEqual([9, 3]);
+        const snapshot = await first.snapshot();
+        expect([snapshot.position, snapshot.named]).toEqual([1, true]);
+        const compacted = await first.compact();
+        expect([compacted.position, compacted.dropped, compacted.bytes]).toEqual([1, 1, 0]);
+        const opened = await RedisMinHashIndex.open({ client: other, name: tied });
+        try {
+          expect(Array.from((await opened.decideMany(Uint32Array.of(20), query)).representative)).toEqual([9]);
+        } finally {
+          opened.close();
+        }
+      } finally {
+        first.close();
+      }
+
+      // A stream decided in three parts: b idles through the second and a compaction, then
+      // decides the third from behind the log's start.
+      const sigs = stream(kind === 'single' ? 5n : 6n, 240);
+      const n = sigs.length / K;
+      const plan = { numPerm: K, threshold: 0.7 };
+      const name = uniqueName('minhash-compact');
+      const a = await RedisMinHashIndex.open({ client, name, ...plan, replicas });
+      const b = await RedisMinHashIndex.open({ client: other, name });
+      const local = new MinHashLSH(plan);
+      const representative = new Uint32Array(n);
+      const decide = async (index: RedisMinHashIndex, start: number, end: number) => {
+        for (let at = start; at < end; at += 25) {
+          const stop = Math.min(end, at + 25);
+          const ids = Uint32Array.from({ length: stop - at }, (_, q) => at + q);
+          const got = await index.decideMany(ids, sigs.subarray(at * K, stop * K));
+          expect(got.representative).toEqual(local.decideMany(ids, sigs.subarray(at * K, stop * K)).representative);
+          representative.set(got.representative, at);
+        }
+      };
+      try {
+        const [third, twoThirds] = [Math.floor(n / 3), Math.floor((2 * n) / 3)];
+        await decide(a, 0, third);
+        expect(await b.size()).toBe(local.size);
+        await decide(a, third, twoThirds);
+        const compacted = await a.compact();
+        expect(compacted.position).toBeGreaterThan(0);
+        expect(compacted.dropped).toBe(compacted.position);
+        await decide(b, twoThirds, n);
+        expect(Array.from(representative)).toEqual(Array.from(decideMinHash(sigs, plan).representative));
+        for (let q = 0; q < n; q += 7) expect(await a.query(sigs.subarray(q * K, (q + 1) * K))).toEqual(local.query(sigs.subarray(q * K, (q + 1) * K)));
+        // Compacted twice: the earlier start goes, and an index opened now loads the later one.
+        const again = await b.compact();
+        expect(again.position).toBeGreaterThan(compacted.position);
+        const late = await RedisMinHashIndex.open({ client, name });
+        try {
+          expect(await late.size()).toBe(local.size);
+          for (let q = 1; q < n; q += 5) expect(await late.query(sigs.subarray(q * K, (q + 1) * K))).toEqual(local.query(sigs.subarray(q * K, (q + 1) * K)));
         } finally {
           late.close();
         }

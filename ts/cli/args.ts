@@ -86,7 +86,7 @@ export interface SharedIndex {
   readonly url: string;
   /** Index name: processes giving the same one share groups. */
   readonly index: string;
-  /** Compact the index's log once this run has decided (`--compact`; the default method only). */
+  /** Compact the index's log once this run has decided (`--compact`; the default method and MinHash). */
   readonly compact: boolean;
 }
 
@@ -206,7 +206,7 @@ export function parseCommandLine(argv: readonly string[]): Command {
     throw new UsageError(`--${name} applies to ${methods.map((m) => `--method ${m}`).join(' or ')}, not to --method ${method}${byDefault}: add --method ${methods[0]}`);
   }
   if (method === 'adaptive' && grouping === 'components') throw new UsageError('--groups components needs --method simhash or minhash');
-  if (values.compact === true && method !== 'adaptive') throw new UsageError(`--compact compacts the log of the default method's shared index: --method ${method} keeps none to compact`);
+  if (values.compact === true && method === 'simhash') throw new UsageError('--compact compacts the log of a shared index of the default method or MinHash: --method simhash keeps none to compact');
 
   return {
     kind: 'dedup',

@@ -125,7 +125,11 @@ export function sharedMinHashDecisions(own: Signed, shared: SharedIndex, lsh: Mi
       positions.forEach((p, q) => out.set(own.signatures.subarray(p * k, (p + 1) * k), q * k));
       return out;
     };
-    return { decide: (ids, positions) => index.decideMany(ids, gather(positions), { known: 'answer' }), close: () => index.close() };
+    return {
+      decide: (ids, positions) => index.decideMany(ids, gather(positions), { known: 'answer' }),
+      finish: shared.compact ? async () => void (await index.compact()) : undefined,
+      close: () => index.close(),
+    };
   });
 }
 

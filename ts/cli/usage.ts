@@ -90,9 +90,9 @@ Options
                       it; processes take turns a batch at a time (needs ioredis)
   --index NAME        the shared index (default dedup); processes naming the same index
                       decide against every document any of them kept
-  --compact           with --redis and the default method: once this run has decided,
-                      compact the shared index's log to a snapshot, so Redis holds the
-                      index, not every decision since it was created (docs/redis.md)
+  --compact           with --redis and the default method or minhash: once this run has
+                      decided, compact the shared index's log to a snapshot, so Redis holds
+                      the index, not every decision since it was created (docs/redis.md)
   -h, --help          print this help
   -v, --version       print the version
 

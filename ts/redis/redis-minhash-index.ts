@@ -14,7 +14,7 @@ import type { MinHashLshOptions, MinHashQueryOptions, MinHashQueryResult } from 
 import { checkId } from '../shared/text-index.js';
 import { checkOptions, describe, optionKeys } from '../shared/validate.js';
 import { checkClient, checkName, optionalInteger } from './options.js';
-import { IndexReplica, LogIndex, SharedLog, answersKnown, type LogDecideOptions, type LogRepairReport, type SharedLogSettings } from './shared-log.js';
+import { IndexReplica, LogIndex, SharedLog, answersKnown, type CompactReport, type LogDecideOptions, type LogRepairReport, type SharedLogSettings, type SnapshotReport } from './shared-log.js';
 
 /**
  * Options of {@link RedisMinHashIndex.open}. The LSH options (`threshold`, `numPerm`, the
@@ -52,8 +52,8 @@ const LOG_FORMAT = '1';
 
 /** A `MinHashLSH` reading the log's items as signatures (numPerm u32s each, little-endian). */
 class MinHashReplica extends IndexReplica<MinHashLSH> {
-  constructor(description: Readonly<Record<string, string>>) {
-    super(new MinHashLSH({ threshold: Number(description.threshold), numPerm: Number(description.numPerm), bands: Number(description.bands), rows: Number(description.rows) }));
+  save(): Uint8Array {
+    return this.index.serialize();
   }
 
   decideMany(ids: Uint32Array, items: readonly Buffer[]): MinHashDecisions {
@@ -166,6 +166,29 @@ export class RedisMinHashIndex extends LogIndex<MinHashReplica> {
     return this.log.read('query', (replica) => replica.index.query(signature, options));
   }
 
+  /**
+   * Saves this process's replica, brought to the log's end, as the index's snapshot (the
+   * `MinHashLSH` save format, 4 bytes a position and 4 for the id per signature), as
+   * `RedisTextIndex.snapshot` does: later opens load it and replay only what came after.
+   *
+   * @throws {RedisIndexError} when Redis fails.
+   */
+  async snapshot(): Promise<SnapshotReport> {
+    this.checkOpen();
+    return this.log.snapshot('snapshot');
+  }
+
+  /**
+   * Bounds what Redis holds, as `RedisTextIndex.compact` does: the log starts from a
+   * snapshot of its end, and Redis drops the entries it holds.
+   *
+   * @throws {RedisIndexError} when Redis fails, or a repair ran meanwhile (compact again).
+   */
+  async compact(): Promise<CompactReport> {
+    this.checkOpen();
+    return this.log.compact('compact');
+  }
+
   /** Each signature as one item's bytes, little-endian. */
   #items(ids: unknown, signatures: unknown): Buffer[] {
     if (!(ids instanceof Uint32Array)) throw new TypeError(`ids must be a Uint32Array, got ${describe(ids)}`);
@@ -192,6 +215,11 @@ function fromLittleEndian(bytes: Uint8Array): Uint32Array {
   if (LITTLE_ENDIAN) return new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.length / 4);
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.length);
   return Uint32Array.from({ length: bytes.length / 4 }, (_, i) => view.getUint32(4 * i, true));
+}
+
+/** The plan an index's stored description names. */
+function plannedAs(description: Readonly<Record<string, string>>): { threshold: number; numPerm: number; bands: number; rows: number } {
+  return { threshold: Number(description.threshold), numPerm: Number(description.numPerm), bands: Number(description.bands), rows: Number(description.rows) };
 }
 
 /** The settings of the log of a MinHash index, from the options of `open` (checked). */
@@ -222,7 +250,15 @@ function minhashLogSettings(options: RedisMinHashIndexOptions, operation: string
       lockFor: optionalInteger(opts.lockFor, 'options.lockFor', 1, 3_600_000, 30_000),
       noun: 'signature',
       operation,
-      replica: (description) => new MinHashReplica(description),
+      replica: (description) => new MinHashReplica(new MinHashLSH(plannedAs(description))),
+      load: (description, bytes) => {
+        const index = MinHashLSH.deserialize(bytes);
+        const plan = plannedAs(description);
+        if (index.threshold !== plan.threshold || index.numPerm !== plan.numPerm || index.bands !== plan.bands || index.rows !== plan.rows) {
+          throw new RangeError(`the snapshot is planned with threshold ${index.threshold}, ${index.numPerm} positions, ${index.bands} bands of ${index.rows}; the index with ${plan.threshold}, ${plan.numPerm}, ${plan.bands} of ${plan.rows}`);
+        }
+        return new MinHashReplica(index);
+      },
     },
   };
 }

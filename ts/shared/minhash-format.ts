@@ -1,8 +1,11 @@
 /**
- * The byte format of a saved `MinHashLSH`, version 1 (docs/specifications.md):
+ * The byte format of a saved `MinHashLSH`, version 2 (docs/specifications.md):
  * little-endian, magic `\x89SHMHL\r\n`, version, numPerm, bands, rows, threshold (f64), count,
- * the ids ascending, their signatures in the same order, and a CRC-32 of everything before it.
- * Shared by both entries, which therefore load each other's bytes.
+ * the ids in the order they were added (distinct), their signatures in the same order, and a
+ * CRC-32 of everything before it. The order is what `decideMany` breaks ties by (the signature
+ * added first), so a loaded index decides as the saved one. Version 1 held the ids ascending,
+ * and reads as if they had been added in that order. Shared by both entries, which therefore
+ * load each other's bytes.
  */
 
 import { crc32, IndexFormatError } from './index-format.js';
@@ -10,7 +13,9 @@ import { MAX_NUM_PERM } from './minhash-options.js';
 import { describe } from './validate.js';
 
 const MAGIC = Uint8Array.of(0x89, 0x53, 0x48, 0x4d, 0x48, 0x4c, 0x0d, 0x0a);
-const VERSION = 1;
+const VERSION = 2;
+/** The version that held the ids ascending. */
+const ASCENDING_VERSION = 1;
 const HEADER_BYTES = 36;
 
 /** What a saved index holds. */
@@ -23,7 +28,7 @@ export interface DecodedMinHashLsh {
   readonly signatures: Uint32Array;
 }
 
-/** Encodes an index whose `ids` are ascending and `signatures` in the same order. */
+/** Encodes an index whose `ids` are distinct, in the order they were added, and `signatures` in the same order. */
 export function encodeMinHashLsh(index: DecodedMinHashLsh): Uint8Array {
   const n = index.ids.length;
   const end = HEADER_BYTES + 4 * n + 4 * n * index.numPerm;
@@ -61,7 +66,7 @@ export function decodeMinHashLsh(bytes: unknown): DecodedMinHashLsh {
   if (bytes.length < HEADER_BYTES + 4) throw fail('length', `${bytes.length} bytes are too few for the header`);
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const version = view.getUint32(8, true);
-  if (version !== VERSION) throw fail('version', `it has format version ${version}; this library reads version ${VERSION}`);
+  if (version !== VERSION && version !== ASCENDING_VERSION) throw fail('version', `it has format version ${version}; this library reads versions ${ASCENDING_VERSION} and ${VERSION}`);
   const numPerm = view.getUint32(12, true);
   const bands = view.getUint32(16, true);
   const rows = view.getUint32(20, true);
@@ -73,10 +78,13 @@ export function decodeMinHashLsh(bytes: unknown): DecodedMinHashLsh {
   if (crc32(bytes.subarray(0, bytes.length - 4)) !== view.getUint32(bytes.length - 4, true)) throw fail('checksum', 'it is damaged (CRC-32 mismatch)');
   if (!validHeader) throw fail('header', `numPerm ${numPerm}, bands ${bands}, rows ${rows}, threshold ${threshold} do not fit together`);
   const ids = new Uint32Array(n);
+  const seen = new Set<number>();
   let at = HEADER_BYTES;
   for (let i = 0; i < n; i++, at += 4) {
     ids[i] = view.getUint32(at, true);
-    if (i > 0 && ids[i]! <= ids[i - 1]!) throw fail('ids', `ids must be strictly ascending (at ${i})`);
+    if (version === ASCENDING_VERSION && i > 0 && ids[i]! <= ids[i - 1]!) throw fail('ids', `ids must be strictly ascending in version 1 (at ${i})`);
+    if (seen.has(ids[i]!)) throw fail('ids', `id ${ids[i]} is saved twice (at ${i})`);
+    seen.add(ids[i]!);
   }
   const signatures = new Uint32Array(n * numPerm);
   for (let i = 0; i < signatures.length; i++, at += 4) signatures[i] = view.getUint32(at, true);

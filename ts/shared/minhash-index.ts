@@ -398,20 +398,23 @@ export class MinHashLSH {
     return { slot: best, equal: bestEqual };
   }
 
-  /** The index as bytes (format v1, docs/specifications.md), the same from both entries for the same content. */
+  /**
+   * The index as bytes (format v2, docs/specifications.md): its signatures in the order they were
+   * added, which `decideMany` breaks ties by, so that a loaded index decides as this one. The
+   * same from both entries for the same history.
+   */
   serialize(): Uint8Array {
-    const ids = Uint32Array.from(this.#slotOf.keys()).sort();
+    const slots = Array.from(this.#slotOf.values()).sort((a, b) => this.#taken[a]! - this.#taken[b]!);
     const k = this.numPerm;
-    const signatures = new Uint32Array(ids.length * k);
-    ids.forEach((id, i) => {
-      const slot = this.#slotOf.get(id)!;
-      signatures.set(this.#signatures.subarray(slot * k, (slot + 1) * k), i * k);
-    });
+    const ids = Uint32Array.from(slots, (slot) => this.#ids[slot]!);
+    const signatures = new Uint32Array(slots.length * k);
+    slots.forEach((slot, i) => signatures.set(this.#signatures.subarray(slot * k, (slot + 1) * k), i * k));
     return encodeMinHashLsh({ numPerm: k, bands: this.bands, rows: this.rows, threshold: this.threshold, ids, signatures });
   }
 
   /**
-   * An index from {@link MinHashLSH.serialize}'s bytes (from either entry).
+   * An index from {@link MinHashLSH.serialize}'s bytes (from either entry), its signatures added
+   * in the saved order (format v1, which saved the ids ascending: in that order).
    *
    * @throws {IndexFormatError} for bytes that are not a saved index.
    */
