@@ -127,12 +127,6 @@ function numberEdit(a: string, b: string): boolean {
   return (apart >= -1n && apart <= 1n) || (da.length === db.length && Array.from(da).filter((d, i) => d !== db[i]).length <= 1);
 }
 
-/** Whether each of `fewer` is one edit from a different one of `more` (every injection tried). */
-function injects(fewer: readonly string[], more: readonly string[], used: ReadonlySet<number> = new Set()): boolean {
-  if (fewer.length === 0) return true;
-  return more.some((b, j) => !used.has(j) && numberEdit(fewer[0]!, b) && injects(fewer.slice(1), more, new Set([...used, j])));
-}
-
 /**
  * A text's words in order, each with whether a hyphen alone comes before it. Numbers joined by
  * dots (`1.2`), and one after them by a hyphen (`1.2-3`), are a release's: each its digits and a `.`;
@@ -249,9 +243,9 @@ function v3Similarity(x: readonly string[], y: readonly string[], templates: boo
     const sharedHeavy = x.filter((w) => !light(w) && y.includes(w)).length;
     const changes = Math.min(sharedHeavy, 3);
     if (x.filter((w) => light(w) && !y.includes(w)).length > changes || y.filter((w) => light(w) && !x.includes(w)).length > changes) return undefined;
-    // Bare numbers only one side holds: those of the side with fewer, each one edit from a different one of the other's.
+    // Bare numbers only one side holds: one at most, added, dropped, or one edit from the other's.
     const [nx, ny] = [x.filter((w) => bareDigits(w) !== undefined && !y.includes(w)), y.filter((w) => bareDigits(w) !== undefined && !x.includes(w))];
-    if (!(nx.length <= ny.length ? injects(nx, ny) : injects(ny, nx))) return undefined;
+    if (nx.length > 1 || ny.length > 1 || (nx.length === 1 && ny.length === 1 && !numberEdit(nx[0]!, ny[0]!))) return undefined;
     let paired = false;
     if (ux.length + uy.length > 0) {
       if (sharedHeavy < 2) return undefined;

@@ -4,11 +4,10 @@
  * `~` to a release before it: `5.14.2`, `6.1.0-47`) is a word of its own, its token and
  * {@link RELEASE_MARK}; a number that a single `-` joins to the token before it, in no release,
  * is a name's (`ISO 8859-1`, `SHA-2`), a heavy word of its own, its token and {@link NAME_MARK};
- * any other number is bare, and two lines that each hold bare numbers the
- * other lacks are the same line only when each of those numbers, on the side holding fewer, is
- * one edit from a different one the other lacks: one apart, or of as many digits with one
- * changed. A bare number is kept as its digits packed in 64 bits (four each, at most
- * {@link PACKED_DIGITS}, their count on top).
+ * any other number is bare, and two lines that hold bare numbers the other lacks are the same
+ * line only when one number differs: added, dropped, or replaced by one one edit from it (one
+ * apart, or of as many digits with one changed). A bare number is kept as its digits packed in
+ * 64 bits (four each, at most {@link PACKED_DIGITS}, their count on top).
  */
 
 /** The byte that follows a release number's token in its word. */
@@ -71,22 +70,11 @@ export function oneEdit(a: bigint, b: bigint): boolean {
 
 /**
  * Whether the bare numbers only x holds (`nx`) and only y holds (`ny`), packed, leave two lines
- * the same line: one side has none, or each number of the side with fewer is one edit from a
- * different one of the other's (lines hold at most three such numbers a side when this is asked).
+ * the same line: at most one number differs, added, dropped, or replaced by one one edit from it.
  */
 export function agree(nx: readonly bigint[], ny: readonly bigint[]): boolean {
-  const [fewer, more] = nx.length <= ny.length ? [nx, ny] : [ny, nx];
-  const taken = new Array<boolean>(more.length).fill(false);
-  const pairFrom = (i: number): boolean =>
-    i === fewer.length ||
-    more.some((b, j) => {
-      if (taken[j] || !oneEdit(fewer[i]!, b)) return false;
-      taken[j] = true;
-      const found = pairFrom(i + 1);
-      taken[j] = false;
-      return found;
-    });
-  return pairFrom(0);
+  if (nx.length > 1 || ny.length > 1) return false;
+  return nx.length === 0 || ny.length === 0 || oneEdit(nx[0]!, ny[0]!);
 }
 
 /**

@@ -620,25 +620,13 @@ mod tests {
             }
             let bare = |set: &[Word], other: &[Word]| -> Vec<String> { set.iter().map(|(w, _)| w).filter(|w| bare_digits(w).is_some() && !holds(other, w)).cloned().collect() };
             let (nx, ny) = (bare(x, y), bare(y, x));
-            // Bare numbers only one side holds: those of the side with fewer, each one edit from a
-            // different one of the other's (every injection tried).
-            fn injects(fewer: &[String], more: &[String], used: &mut Vec<bool>) -> bool {
-                let (a, rest) = match fewer.split_first() {
-                    Some(split) => split,
-                    None => return true,
-                };
-                (0..more.len()).any(|j| {
-                    if used[j] || !number_edit(a, &more[j]) {
-                        return false;
-                    }
-                    used[j] = true;
-                    let found = injects(rest, more, used);
-                    used[j] = false;
-                    found
-                })
-            }
-            let (fewer, more) = if nx.len() <= ny.len() { (&nx, &ny) } else { (&ny, &nx) };
-            if !injects(fewer, more, &mut vec![false; more.len()]) {
+            // Bare numbers only one side holds: one at most, added, dropped, or one edit from the other's.
+            let agree = match (nx.as_slice(), ny.as_slice()) {
+                ([_, _, ..], _) | (_, [_, _, ..]) => false,
+                ([a], [b]) => number_edit(a, b),
+                _ => true,
+            };
+            if !agree {
                 return None;
             }
             let paired = match (ux.as_slice(), uy.as_slice()) {
