@@ -218,6 +218,8 @@ describe('pool ≡ the synchronous API of both entries', () => {
       const kind = rng.below(40);
       if (kind === 0) return '';
       if (kind === 1) return Array.from({ length: 5 }, () => rows[rng.below(rows.length)]!.text).join(' ');
+      // 40 tokens holding more words (a sign, a common word beginning a compound): still short.
+      if (kind === 2) return `${Array.from({ length: 38 }, (_, k) => `t${(i * 38 + k) % 997}`).join(' ')} of of-c c++`;
       return [row.text, row.edit1, row.edit2, `${row.text} (${i % 7})`][rng.below(4)]!;
     });
     const priority = texts.map(() => rng.below(4));

@@ -226,6 +226,25 @@ describe('TextIndex', () => {
       expect(fromWasm.save()).toEqual(a.save());
     }
   });
+
+  it('saves and loads short texts whose signs and marks make more words than their 40 tokens, in both entries and the pool\'s sketches', () => {
+    const [wasm, pure] = apis.map(([, api]) => api());
+    const tokens = Array.from({ length: 39 }, (_, i) => `w${i.toString(36)}x`);
+    // 40 tokens: `of` and `of-` (a common word beginning a compound), `c` with signs.
+    const texts = [`${tokens.join(' ')} of of-${tokens[0]}`, `c ${Array.from({ length: 45 }, (_, i) => `c${'+'.repeat(i + 1)}`).join(' ')}`, `${tokens.join(' ')} of-${tokens[1]} of`];
+    const ids = Uint32Array.from(texts.keys());
+    using a = newIndex(wasm!, 'keep');
+    using b = newIndex(pure!, 'keep');
+    const decided = [a, b].map((index) => index.decideMany(ids, texts));
+    expect(decided[1]).toEqual(decided[0]);
+    expect(Array.from(decided[0]!.representative)).toEqual([0, 1, 0]);
+    const saved = a.save();
+    expect(b.save()).toEqual(saved);
+    for (const api of [wasm!, pure!]) {
+      using loaded = api.TextIndex.load(saved);
+      expect(loaded.decideMany(Uint32Array.of(7), [texts[0]!]).representative).toEqual(Uint32Array.of(0));
+    }
+  });
 });
 
 /** zlib's CRC-32, to make damaged bytes whose checksum holds. */

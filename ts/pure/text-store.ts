@@ -189,7 +189,7 @@ export class SketchStore {
       if (number !== NO_SIGNATURE && number !== nextSignature) return undefined;
       const signature = number === NO_SIGNATURE ? null : c.signatures.slice(NUM_PERM * nextSignature, NUM_PERM * ++nextSignature);
       const kind = c.kinds[i]!;
-      if (!sketchFits(kind, words, shape, signature !== null)) return undefined;
+      if (!sketchFits(kind, words, shape, signature !== null, c.base)) return undefined;
       store.#push(kind, kind === TextKind.short || kind === TextKind.shortWithPairs ? words : null, shape, signature);
     }
     return nextSignature * NUM_PERM === c.signatures.length ? store : undefined;
@@ -248,11 +248,22 @@ const REPEAT = 0x8000;
 const HYPHEN = 31;
 const OVERFLOW = 0xffff;
 
+/**
+ * Whether a short text's words come from at most {@link SHORT_WORDS} tokens: a word with signs or
+ * a mark (`c++`, `5.`, `1-`) has its token's word as its base, so a text of 40 tokens can hold
+ * more words than that, never more bases.
+ */
+function fewTokens(words: Uint32Array, base: ArrayLike<number>): boolean {
+  if (words.length <= SHORT_WORDS) return true;
+  if (words.some((w) => w >= base.length)) return false;
+  return new Set(Array.from(words, (w) => base[w]!)).size <= SHORT_WORDS;
+}
+
 /** Whether a text is what sketching makes: words by kind, distinct and ascending, a shape over them. */
-function sketchFits(kind: number, words: Uint32Array, shape: Uint16Array, signed: boolean): boolean {
+function sketchFits(kind: number, words: Uint32Array, shape: Uint16Array, signed: boolean, base: ArrayLike<number>): boolean {
   const short = kind === TextKind.short || kind === TextKind.shortWithPairs;
   const kindFits = short
-    ? words.length > 0 && words.length <= SHORT_WORDS && signed === (kind === TextKind.shortWithPairs)
+    ? words.length > 0 && fewTokens(words, base) && signed === (kind === TextKind.shortWithPairs)
     : (kind === TextKind.wordless || kind === TextKind.long) && words.length === 0 && signed === (kind === TextKind.long);
   const position = (p: number): boolean => (p & 0x1f) < words.length;
   const entryFits = (e: number): boolean => ((e & REPEAT) !== 0 ? position(e >> 10) : position(e >> 10) && position(e) && (((e >> 5) & 0x1f) === HYPHEN || position(e >> 5)));

@@ -298,6 +298,20 @@ fn split_numbers(kinds: &[u8], ends: Vec<u32>, keys: Vec<u64>) -> Result<Option<
     Ok(Some((number, typo_ends, typo_keys)))
 }
 
+/// Whether a short text's `words` come from at most [`SHORT_WORDS`] tokens: a word with signs
+/// or a mark (`c++`, `5.`, `1-`) has its token's word as its base, so a text of 40 tokens can
+/// hold more words than that, never more bases.
+fn few_tokens(words: &[u32], base: &[u32]) -> bool {
+    if words.len() <= SHORT_WORDS {
+        return true;
+    }
+    let base_of = |w: u32| base.get(w as usize).copied();
+    // Quadratic in the words of one text, which are few: a token's variants each need a sign
+    // more, so a text of L bytes holds some √L of them.
+    let first_of_its_base = |(j, &w): (usize, &u32)| base_of(w).map_or(false, |b| !words[..j].iter().any(|&v| base_of(v) == Some(b)));
+    words.iter().all(|&w| base_of(w).is_some()) && words.iter().enumerate().filter(|&p| first_of_its_base(p)).count() <= SHORT_WORDS
+}
+
 /// Whether every text is what sketching makes: words by kind, distinct and ascending, shapes
 /// over their words, signatures numbered in order.
 fn texts_are_sketches(s: &TextSketches, signatures: usize) -> bool {
@@ -315,7 +329,7 @@ fn texts_are_sketches(s: &TextSketches, signatures: usize) -> bool {
         };
         let fits = match Kind::from_code(s.kinds[i]) {
             Some(Kind::Wordless) | Some(Kind::Long) => words.is_empty() && signed == (s.kinds[i] == Kind::Long as u8),
-            Some(Kind::Short) | Some(Kind::ShortWithPairs) => !words.is_empty() && words.len() <= SHORT_WORDS && signed == (s.kinds[i] == Kind::ShortWithPairs as u8),
+            Some(Kind::Short) | Some(Kind::ShortWithPairs) => !words.is_empty() && few_tokens(words, &s.vocabulary.base) && signed == (s.kinds[i] == Kind::ShortWithPairs as u8),
             None => false,
         };
         let position = |p: u16| usize::from(p & 0x1F) < words.len();
