@@ -45,7 +45,7 @@ function texts(rng: SplitMix64, n: number): string[] {
 const LETTERS = 'abcde';
 /** Words of three to eight letters over five letters (so that many are typos of others), common words and numbers. */
 function letteredVocabulary(rng: SplitMix64): string[] {
-  const words = new Set(['the', 'for', 'a', 'of', 'and', '2', 'v3', 'x', 'arm64', 'arm65', 'ab1', 'ab2', 'c', 'c++', 'c#', 'abc+', '9', '10', '12', '45', '1.2', '1.3', '2.2', '1.2-3', '1.2-4', 'sha-1', 'sha-2', '8859-10', '8859-11']);
+  const words = new Set(['the', 'for', 'a', 'of', 'and', '2', 'v3', 'x', 'arm64', 'arm65', 'ab1', 'ab2', 'c', 'c++', 'c#', 'abc+', '9', '10', '12', '45', '1.2', '1.3', '2.2', '1.2-3', '1.2-4', 'sha-1', 'sha-2', '8859-10', '8859-11', '2nd.5', '1.v2']);
   while (words.size < 90) words.add(Array.from({ length: 3 + rng.below(6) }, () => LETTERS[rng.below(5)]).join(''));
   return [...words];
 }

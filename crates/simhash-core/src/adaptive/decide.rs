@@ -899,7 +899,7 @@ mod tests {
     /// words, numbers, words of three to eight letters that are typos of one another, and
     /// copies with their words substituted, inserted, deleted or misspelt.
     fn lettered_texts(rng: &mut Rng, count: usize) -> Vec<String> {
-        let mut vocabulary: Vec<String> = ["the", "for", "a", "of", "and", "2", "v3", "x", "arm64", "arm65", "ab1", "ab2", "c", "c++", "c#", "abc+", "9", "10", "12", "45", "1.2", "1.3", "2.2", "1.2-3", "1.2-4", "sha-1", "sha-2", "8859-10", "8859-11"].iter().map(|w| w.to_string()).collect();
+        let mut vocabulary: Vec<String> = ["the", "for", "a", "of", "and", "2", "v3", "x", "arm64", "arm65", "ab1", "ab2", "c", "c++", "c#", "abc+", "9", "10", "12", "45", "1.2", "1.3", "2.2", "1.2-3", "1.2-4", "sha-1", "sha-2", "8859-10", "8859-11", "2nd.5", "1.v2"].iter().map(|w| w.to_string()).collect();
         let letters = b"abcde";
         while vocabulary.len() < 90 {
             let len = 3 + rng.below(6) as usize;
