@@ -12,7 +12,7 @@
 
 /** The byte that follows a release number's token in its word. */
 export const RELEASE_MARK = 0x2e;
-/** The byte that follows a name's number's token in its word (`-`: no token holds it). */
+/** The byte that follows the token of a name's part (a number after a hyphen, a common word that begins a compound) in its word (`-`: no token holds it). */
 export const NAME_MARK = 0x2d;
 /** A word that is no bare number. */
 export const NOT_A_NUMBER = 0xffff_ffff_ffff_ffffn;

@@ -86,7 +86,8 @@ class MinHashReplica extends IndexReplica<MinHashLSH> {
  * before it, so that over batches from any processes it equals `decideMinHash` over all their
  * signatures in the order they were decided; `query` answers as `MinHashLSH.query` does. Every
  * process keeps the whole index in memory (as a `MinHashLSH`: 4 bytes a position per signature,
- * plus its bands) and replays the others' changes before each call.
+ * plus its bands) and replays the others' changes before each call; opening an index replays its
+ * log, or loads its last `snapshot()` and replays what came after it.
  */
 export class RedisMinHashIndex extends LogIndex<MinHashReplica> {
   /** The Jaccard similarity decisions and queries reach by default, as stored when the index was created. */
@@ -107,7 +108,8 @@ export class RedisMinHashIndex extends LogIndex<MinHashReplica> {
   }
 
   /**
-   * Opens index `options.name`, creating it when it does not exist, and replays its log.
+   * Opens index `options.name`, creating it when it does not exist, and replays its log (from its
+   * snapshot, when it has one).
    *
    * @throws {TypeError | RangeError} for invalid options, or LSH options that plan other bands
    * than the index was created with.

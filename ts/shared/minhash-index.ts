@@ -336,7 +336,8 @@ export class MinHashLSH {
    * id, back to back) in order, each against the signatures the index holds and those kept
    * before it in the batch. Signature q is removed as a near-duplicate of the most similar one
    * that shares a band with it and reaches the threshold (ties to the one added first; an index
-   * made by `deserialize` added its signatures by ascending id), or kept and added under
+   * made by `deserialize` added its signatures in the saved order, ascending ids for format v1),
+   * or kept and added under
    * `ids[q]`. `representative[q]` is that id, or `ids[q]` when kept; `similarity[q]` the
    * estimated similarity, or 1. Over an index that holds only what earlier calls kept, calls
    * over any split of a stream decide as `decideMinHash` over the whole stream with the same plan.

@@ -31,7 +31,7 @@ export function decide(fingerprints: U64Input, options: DecideOptions): SimHashD
  * Which texts to keep and which to remove, by the length-adaptive rule (text decision
  * specification v3, docs/adaptive.md): two lines (either below 20 distinct words) are
  * near-duplicates when they hold the same heavy words (all but common words, annotations such
- * as `Re:`, numbers and one-letter tokens) but for one typo, and at most three light words
+ * as `Re:`, and numbers; a letter alone and a name's parts such as `8859-1` are heavy) but for one typo, and at most three light words
  * apart each way; other texts of at most 40 distinct words when their words, weighed by what
  * they say, reach a weighted Jaccard similarity of 0.7 with typos forgiven and one unpaired
  * heavy word per 10 words on each side (no such pair is missed); other pairs when the estimated

@@ -24,8 +24,8 @@
 /// is a token and the `+` and `#` signs after it).
 pub(super) const RELEASE_MARK: u8 = b'.';
 
-/// What follows a number's token to make it a name's word. No word holds it otherwise (tokens
-/// hold no `-`).
+/// What follows the token of a name's part (a number after a hyphen, a common word that begins
+/// a compound) to make it a word of its own. No word holds it otherwise (tokens hold no `-`).
 pub(super) const NAME_MARK: u8 = b'-';
 
 /// A word that is no bare number.

@@ -49,8 +49,7 @@ pub struct TextSketches {
 /// A short text's tokens, to be made words: each keeps the `+` and `#` signs right after it, a
 /// number in a release is its token and [`RELEASE_MARK`], and a name's part (a number a single
 /// hyphen joins to the token before it, or a common word that begins a compound: one joins it
-/// to the token after it and none to the one before) its
-/// token and [`NAME_MARK`] (`numbers`).
+/// to the token after it and none to the one before) its token and [`NAME_MARK`] (`numbers`).
 struct Marked<'a> {
     text: &'a [u8],
     /// The unit hash of each token.
@@ -68,10 +67,11 @@ impl Marked<'_> {
     fn words(&self, vocabulary: &mut Vocabulary, word: &mut Vec<u8>, words: &mut Vec<u32>, first: usize, mut sequence: Option<&mut Vec<(u32, bool)>>) -> Result<(), Error> {
         let text = self.text;
         let mut previous_release = None;
+        let mut previous_end: Option<usize> = None;
         for (k, &(start, end)) in self.spans.iter().enumerate() {
             let signed = end + text[end..].iter().take_while(|&&b| b == b'+' || b == b'#').count();
-            let previous_end = k.checked_sub(1).map(|j| self.signed_end(j));
             let hyphen = previous_end.map_or(false, |e| &text[e..start] == b"-");
+            previous_end = Some(signed);
             let joins_next = signed == end && text.get(end) == Some(&b'-') && self.spans.get(k + 1).map_or(false, |&(next, _)| next == end + 1);
             let number = signed == end && numbers::digits(&text[start..end]).is_some();
             let release = self.dotted && number && numbers::in_release(text, self.spans, k, previous_release);
@@ -97,16 +97,38 @@ impl Marked<'_> {
         }
         Ok(())
     }
-
-    /// Where token `k` ends with the signs after it.
-    fn signed_end(&self, k: usize) -> usize {
-        let end = self.spans[k].1;
-        end + self.text[end..].iter().take_while(|&&b| b == b'+' || b == b'#').count()
-    }
 }
 
 /// A text without a word-pair signature.
 pub(super) const NO_SIGNATURE: u32 = u32::MAX;
+
+/// The distinct unit hashes of a text's tokens into `distinct`, up to one past the short limit:
+/// that one says the text is long.
+fn distinct_up_to_long(units: &[u64], distinct: &mut Vec<u64>) {
+    distinct.clear();
+    for &unit in units {
+        if !distinct.contains(&unit) {
+            distinct.push(unit);
+            if distinct.len() > SHORT_WORDS {
+                break;
+            }
+        }
+    }
+}
+
+/// Appends the shape of a text of at most [`KEYED_WORDS`] words, `set` (sorted), whose tokens'
+/// words in order are `sequence` (with whether a hyphen alone comes before each).
+fn push_shape(set: &[u32], sequence: &[(u32, bool)], vocabulary: &Vocabulary, tokens: &mut Vec<Token>, shapes: &mut Vec<u16>) -> Result<(), Error> {
+    tokens.clear();
+    reserve(tokens, sequence.len())?;
+    for &(id, hyphen) in sequence {
+        let position = set.binary_search(&id).map_err(|_| Error::OutOfMemory)? as u8;
+        tokens.push(Token { position, heavy: vocabulary.heavy(id), hyphen });
+    }
+    reserve(shapes, SHAPE_ENTRIES + 1)?;
+    shape(tokens, shapes);
+    Ok(())
+}
 
 /// Appends the MinHash signature of `features` to `signatures` and its number to `signature_of`.
 fn sign(signatures: &mut Vec<u32>, bins: &mut Vec<u64>, signature_of: &mut Vec<u32>, features: &[u64]) -> Result<(), Error> {
@@ -262,16 +284,7 @@ impl TextSketches {
     fn add_one(&mut self, text: &[u8]) -> Result<(), Error> {
         let TextSketches { kinds, word_end, words, shape_end, shapes, vocabulary, signature_of, signatures, scratch, sequence, tokens, distinct, pairs, bins, word, spans } = self;
         let (units, hasher) = word_units(text, SEED, scratch)?;
-        // Distinct words up to one past the short limit: that one says the text is long.
-        distinct.clear();
-        for &unit in units {
-            if !distinct.contains(&unit) {
-                distinct.push(unit);
-                if distinct.len() > SHORT_WORDS {
-                    break;
-                }
-            }
-        }
+        distinct_up_to_long(units, distinct);
         let kind = if distinct.is_empty() {
             signature_of.push(NO_SIGNATURE);
             Kind::Wordless
@@ -279,7 +292,7 @@ impl TextSketches {
             if words.len() + distinct.len() >= u32::MAX as usize || shapes.len() + SHAPE_ENTRIES + 1 >= u32::MAX as usize {
                 return Err(Error::TooManyElements);
             }
-            // (Signs can make more words than distinct unit hashes, never fewer.)
+            // (Signs and marks can make more words than distinct unit hashes, never fewer.)
             let shaped = distinct.len() <= KEYED_WORDS;
             // A word with signs is a word of its own: up to one a token.
             reserve(words, units.len())?;
@@ -314,15 +327,7 @@ impl TextSketches {
             }
             insertion_sort(&mut words[first..]);
             if words.len() - first <= KEYED_WORDS {
-                tokens.clear();
-                reserve(tokens, sequence.len())?;
-                let set = &words[first..];
-                for &(id, hyphen) in sequence.iter() {
-                    let position = set.binary_search(&id).map_err(|_| Error::OutOfMemory)? as u8;
-                    tokens.push(Token { position, heavy: vocabulary.heavy(id), hyphen });
-                }
-                reserve(shapes, SHAPE_ENTRIES + 1)?;
-                shape(tokens, shapes);
+                push_shape(&words[first..], sequence, vocabulary, tokens, shapes)?;
             }
             word_pairs(units, &hasher, pairs)?;
             pairs.sort_unstable();
