@@ -192,6 +192,7 @@ describe('TextIndex', () => {
         flipped[40]! ^= 1;
         expect(problem(flipped)).toBe('checksum');
         expect(problem(resealed((b) => (b[8] = 1)))).toBe('version');
+        expect(problem(resealed((b) => (b[8] = 2)))).toBe('version');
         expect(problem(resealed((b) => (b[10] = 7)))).toBe('header');
         // The first text's state (after the vocabulary and the ids) out of range.
         const view = new DataView(bytes.buffer, bytes.byteOffset);

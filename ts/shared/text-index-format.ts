@@ -1,5 +1,5 @@
 /**
- * The byte format of a saved `TextIndex`, version 2, shared by both entries: the pure entry
+ * The byte format of a saved `TextIndex`, version 3, shared by both entries: the pure entry
  * encodes and decodes with it; the WebAssembly entry decodes in Rust
  * (crates/simhash-core/src/adaptive/format.rs, the same layout) and builds its errors here, so
  * both entries fail alike. The layout is in docs/specifications.md.
@@ -9,7 +9,7 @@ import { IndexFormatError, crc32, type IndexFormatProblem } from './index-format
 
 /** The first 8 bytes: `\x89SHTXT\r\n`. */
 const MAGIC = Uint8Array.of(0x89, 0x53, 0x48, 0x54, 0x58, 0x54, 0x0d, 0x0a);
-const VERSION = 2;
+const VERSION = 3;
 const HEADER_BYTES = 36;
 /** Values of a word-pair signature. */
 const SIGNATURE = 128;

@@ -1,10 +1,10 @@
-//! The byte format of a saved text index, version 2. All integers little-endian; columns follow
+//! The byte format of a saved text index, version 3. All integers little-endian; columns follow
 //! a 36-byte header and a CRC-32 (zlib's) of every byte before it ends the file:
 //!
 //! | bytes | field |
 //! |---|---|
 //! | 8 | magic `89 53 48 54 58 54 0D 0A` (`\x89SHTXT\r\n`) |
-//! | 2 | format version, 2 |
+//! | 2 | format version, 3 |
 //! | 1 | rule: 0 specification v3, 1 v3 removing template siblings |
 //! | 1 | 0 |
 //! | 4 each | V words, K typo keys, n texts, W words of texts, S shape entries, G signatures |
@@ -30,7 +30,7 @@ use crate::error::{Error, FormatError};
 
 /// The first 8 bytes, made as the SimHash index's are.
 const MAGIC: [u8; 8] = [0x89, b'S', b'H', b'T', b'X', b'T', b'\r', b'\n'];
-const VERSION: u16 = 2;
+const VERSION: u16 = 3;
 /// A word's kind in the file: a bare number, whose one key is its packed digits.
 const NUMBER: u8 = 2;
 const HEADER_BYTES: usize = 36;
@@ -387,8 +387,10 @@ mod tests {
         let mut flipped = bytes.clone();
         flipped[40] ^= 1;
         assert_eq!(problem(&flipped), Some(FormatError::Checksum));
-        // Version 1 held no bare numbers' digits: its indexes cannot decide as version 2 does.
+        // Version 1 held no bare numbers' digits, version 2 weighed letters alone and names' parts
+        // by the earlier rule: their indexes cannot decide as version 3 does.
         assert_eq!(problem(&edited(&bytes, |b| b[8] = 1)), Some(FormatError::Version));
+        assert_eq!(problem(&edited(&bytes, |b| b[8] = 2)), Some(FormatError::Version));
         assert_eq!(problem(&edited(&bytes, |b| b[10] = 2)), Some(FormatError::Header));
         // A word id past the vocabulary, in the first text's words.
         let v = u32::from_le_bytes([bytes[12], bytes[13], bytes[14], bytes[15]]) as usize;
