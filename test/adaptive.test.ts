@@ -243,9 +243,10 @@ function v3Similarity(x: readonly string[], y: readonly string[], templates: boo
     const sharedHeavy = x.filter((w) => !light(w) && y.includes(w)).length;
     const changes = Math.min(sharedHeavy, 3);
     if (x.filter((w) => light(w) && !y.includes(w)).length > changes || y.filter((w) => light(w) && !x.includes(w)).length > changes) return undefined;
-    // Bare numbers only one side holds: one at most, added, dropped, or one edit from the other's.
+    // Bare numbers only one side holds: the side with fewer holds one at most, one edit from one of the other's.
     const [nx, ny] = [x.filter((w) => bareDigits(w) !== undefined && !y.includes(w)), y.filter((w) => bareDigits(w) !== undefined && !x.includes(w))];
-    if (nx.length > 1 || ny.length > 1 || (nx.length === 1 && ny.length === 1 && !numberEdit(nx[0]!, ny[0]!))) return undefined;
+    const [fewer, more] = nx.length <= ny.length ? [nx, ny] : [ny, nx];
+    if (fewer.length > 1 || (fewer.length === 1 && !more.some((b) => numberEdit(fewer[0]!, b)))) return undefined;
     let paired = false;
     if (ux.length + uy.length > 0) {
       if (sharedHeavy < 2) return undefined;

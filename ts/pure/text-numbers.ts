@@ -5,8 +5,8 @@
  * {@link RELEASE_MARK}; a number that a single `-` joins to the token before it, in no release,
  * is a name's (`ISO 8859-1`, `SHA-2`), a heavy word of its own, its token and {@link NAME_MARK};
  * any other number is bare, and two lines that hold bare numbers the other lacks are the same
- * line only when one number differs: added, dropped, or replaced by one one edit from it (one
- * apart, or of as many digits with one changed). A bare number is kept as its digits packed in
+ * line only when at most one number is replaced, by one one edit from it (one apart, or of as
+ * many digits with one changed); numbers added or dropped besides are versions. A bare number is kept as its digits packed in
  * 64 bits (four each, at most {@link PACKED_DIGITS}, their count on top).
  */
 
@@ -70,11 +70,13 @@ export function oneEdit(a: bigint, b: bigint): boolean {
 
 /**
  * Whether the bare numbers only x holds (`nx`) and only y holds (`ny`), packed, leave two lines
- * the same line: at most one number differs, added, dropped, or replaced by one one edit from it.
+ * the same line: at most one number replaced, by one one edit from it (numbers added or dropped
+ * besides are versions).
  */
 export function agree(nx: readonly bigint[], ny: readonly bigint[]): boolean {
-  if (nx.length > 1 || ny.length > 1) return false;
-  return nx.length === 0 || ny.length === 0 || oneEdit(nx[0]!, ny[0]!);
+  const [fewer, more] = nx.length <= ny.length ? [nx, ny] : [ny, nx];
+  if (fewer.length > 1) return false;
+  return fewer.length === 0 || more.some((b) => oneEdit(fewer[0]!, b));
 }
 
 /**

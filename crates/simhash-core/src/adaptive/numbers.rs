@@ -11,9 +11,9 @@
 //! own, the token and [`NAME_MARK`], heavy, so that two lines differing in one name two items.
 //! Any other number is *bare*: it may be a bug's number, a count or an item's number (`#44890`,
 //! `42 files`, `75 dpi`). Two lines that each hold bare numbers
-//! the other lacks are the same line only when one number differs: added, dropped, or replaced
-//! by one *one edit* from it: one apart (`9`/`10`, `2023`/`2024`), or of as many digits with one
-//! changed (`5`/`8`, `2019`/`2049`). A digit added or dropped (`1`/`15`, `43`/`3`) makes another
+//! the other lacks are the same line only when at most one number is replaced, by one *one edit*
+//! from it: one apart (`9`/`10`, `2023`/`2024`), or of as many digits with one changed (`5`/`8`,
+//! `2019`/`2049`); numbers added or dropped besides are versions. A digit added or dropped (`1`/`15`, `43`/`3`) makes another
 //! number: small counts are one removal apart far too often.
 //!
 //! A bare number is kept as its digits packed in a `u64`: four bits each, up to
@@ -81,15 +81,16 @@ pub(super) fn one_edit(a: u64, b: u64) -> bool {
 }
 
 /// Whether the bare numbers `x` holds and `y` lacks (`nx`) and those `y` holds and `x` lacks
-/// (`ny`), as packed numbers, leave the two lines the same line: at most one number differs,
-/// added, dropped, or replaced by one *one edit* from it, as a version is edited. Lines whose
-/// numbers differ in two or more are other records: another commit's counts (`2 files changed,
-/// 73 insertions(+), 4 deletions(-)` / `6 …, 72 …, 9 …`), another day (`23 March 2016` /
-/// `27 March 2017`).
+/// (`ny`), as packed numbers, leave the two lines the same line: at most one number replaced,
+/// by one *one edit* from it, as a version is edited; numbers added or dropped besides are
+/// versions too (`[PATCH v2]`, `C++11/14`). Lines that replace two numbers or more are other
+/// records: another commit's counts (`2 files changed, 73 insertions(+), 4 deletions(-)` /
+/// `6 …, 72 …, 9 …`), another day (`23 March 2016` / `27 March 2017`).
 pub(super) fn agree(nx: &[u64], ny: &[u64]) -> bool {
-    match (nx, ny) {
-        ([], []) | ([_], []) | ([], [_]) => true,
-        ([a], [b]) => one_edit(*a, *b),
+    let (fewer, more) = if nx.len() <= ny.len() { (nx, ny) } else { (ny, nx) };
+    match fewer {
+        [] => true,
+        [a] => more.iter().any(|&b| one_edit(*a, b)),
         _ => false,
     }
 }
@@ -143,7 +144,7 @@ mod tests {
     }
 
     #[test]
-    fn lines_agree_when_one_number_differs_by_an_edit_at_most() {
+    fn lines_agree_when_one_number_is_replaced_by_an_edit_at_most() {
         let p = |ns: &[&str]| ns.iter().map(|n| packed(n)).collect::<Vec<_>>();
         assert!(agree(&p(&["5"]), &p(&["6"])));
         assert!(agree(&p(&["3"]), &[]));
@@ -153,8 +154,10 @@ mod tests {
         // "2 files changed, 73 insertions, 4 deletions" / "6 …, 72 …, 9 …": each one edit from
         // another, but three numbers differ.
         assert!(!agree(&p(&["2", "73", "4"]), &p(&["6", "72", "9"])));
-        assert!(!agree(&p(&["5", "100"]), &p(&["6"])), "a number dropped beside one edited");
-        assert!(!agree(&[], &p(&["3", "207"])), "two numbers added");
+        assert!(agree(&p(&["5", "100"]), &p(&["6"])), "a number dropped beside one edited");
+        assert!(!agree(&p(&["5", "100"]), &p(&["60"])));
+        assert!(agree(&[], &p(&["3", "207"])), "two numbers added");
+        assert!(!agree(&p(&["23", "2016"]), &p(&["27", "2017"])), "two replaced");
     }
 
     #[test]
