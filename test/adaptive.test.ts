@@ -45,7 +45,7 @@ function texts(rng: SplitMix64, n: number): string[] {
 const LETTERS = 'abcde';
 /** Words of three to eight letters over five letters (so that many are typos of others), common words and numbers. */
 function letteredVocabulary(rng: SplitMix64): string[] {
-  const words = new Set(['the', 'for', 'a', 'of', 'and', '2', 'v3', 'x', 'arm64', 'arm65', 'ab1', 'ab2', 'c', 'c++', 'c#', 'abc+', '9', '10', '12', '45', '1.2', '1.3', '2.2', '1.2-3', '1.2-4', 'sha-1', 'sha-2', '8859-10', '8859-11', '2nd.5', '1.v2']);
+  const words = new Set(['the', 'for', 'a', 'of', 'and', '2', 'v3', 'x', 'arm64', 'arm65', 'ab1', 'ab2', 'c', 'c++', 'c#', 'abc+', '9', '10', '12', '45', '1.2', '1.3', '2.2', '1.2-3', '1.2-4', 'sha-1', 'sha-2', '8859-10', '8859-11', '2nd.5', '1.v2', 'ab1.0-0']);
   while (words.size < 90) words.add(Array.from({ length: 3 + rng.below(6) }, () => LETTERS[rng.below(5)]).join(''));
   return [...words];
 }
@@ -128,8 +128,9 @@ function numberEdit(a: string, b: string): boolean {
 }
 
 /**
- * A text's words in order, each with whether a hyphen alone comes before it. Numbers joined by
- * dots (`1.2`), and one after them by a hyphen (`1.2-3`), are a release's: each its digits and a `.`;
+ * A text's words in order, each with whether a hyphen alone comes before it. A number with a dot
+ * and a digit on one side (`1.2`, `2nd.5`'s `2nd`), and one after such a number by a hyphen
+ * (`1.2-3`), are a release's: each its digits and a `.`;
  * any other number after a hyphen (`x-3`), and a common word that begins a compound (`of-x`, not
  * `x-of-y`), is a name's part, its token and a `-`.
  */
@@ -140,9 +141,21 @@ function tokens(text: string): [word: string, hyphen: boolean][] {
     return parts.flatMap((part, i): [string, boolean][] => {
       const hyphen = i > 0 && parts[i - 1] !== '';
       const pieces = part.split('.');
-      const release = (pieces.length > 1 && pieces.every((p) => bareDigits(p) !== undefined)) || (afterRelease && hyphen && bareDigits(part) !== undefined);
+      if (pieces.length > 1) {
+        // A number beside a dot with a digit on its other side is a release's (`5.14`, `2nd.5`
+        // holds `2nd.` and `5`); other pieces are words of their own.
+        return pieces.map((p, k): [string, boolean] => {
+          const digitAfter = /^[0-9]/.test(pieces[k + 1] ?? '');
+          const digitBefore = k > 0 && /[0-9]$/.test(pieces[k - 1]!);
+          const number = bareDigits(p) !== undefined;
+          const release = number && (digitAfter || digitBefore || (k === 0 && hyphen && afterRelease));
+          afterRelease = release;
+          return [release ? `${p}.` : number && k === 0 && hyphen ? `${p}-` : p, k === 0 && hyphen];
+        });
+      }
+      const release = afterRelease && hyphen && bareDigits(part) !== undefined;
       afterRelease = release;
-      if (release) return pieces.map((p, k): [string, boolean] => [`${p}.`, k === 0 && hyphen]);
+      if (release) return [[`${part}.`, true]];
       // A number a hyphen joins to the token before it, and a common word that begins a
       // compound, are a name's parts: each its token and a `-`.
       if (hyphen && bareDigits(part) !== undefined) return [[`${part}-`, true]];

@@ -80,19 +80,13 @@ export function agree(nx: readonly bigint[], ny: readonly bigint[]): boolean {
 }
 
 /**
- * Whether token `k` of `bytes` (token `j` is `ranges[2j, 2j + 1)`, `count` of them), a number,
- * stands in a release: a single `.` joins it to a number token beside it (`5.14.2`, `2nd.5`,
- * `1.v2`), or a single `-` or `~` joins it to a release word that ended at `previousRelease`. A
- * number token with signs after it (`2+`) is none.
+ * Whether the number token `bytes[start, end)` stands in a release: a `.` and a digit after it,
+ * a digit and a `.` before it, or a single `-` or `~` after a release word that ended at
+ * `previousRelease`.
  */
-export function inRelease(bytes: Uint8Array, ranges: readonly number[], count: number, k: number, previousRelease: number | undefined): boolean {
-  const [start, end] = [ranges[2 * k]!, ranges[2 * k + 1]!];
-  const number = (j: number): boolean => {
-    const [s, e] = [ranges[2 * j]!, ranges[2 * j + 1]!];
-    return digitsOf(bytes.subarray(s, e)) !== undefined && bytes[e] !== 0x2b && bytes[e] !== 0x23;
-  };
-  const dotBefore = k > 0 && ranges[2 * k - 1]! + 1 === start && bytes[start - 1] === 0x2e && number(k - 1);
-  const dotAfter = k + 1 < count && ranges[2 * k + 2] === end + 1 && bytes[end] === 0x2e && number(k + 1);
+export function inRelease(bytes: Uint8Array, start: number, end: number, previousRelease: number | undefined): boolean {
+  const dotAfter = bytes[end] === 0x2e && isDigit(bytes[end + 1]);
+  const dotBefore = start >= 2 && bytes[start - 1] === 0x2e && isDigit(bytes[start - 2]);
   const joined = previousRelease !== undefined && start === previousRelease + 1 && (bytes[previousRelease] === 0x2d || bytes[previousRelease] === 0x7e);
-  return dotBefore || dotAfter || joined;
+  return dotAfter || dotBefore || joined;
 }

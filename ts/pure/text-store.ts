@@ -122,7 +122,7 @@ export class SketchStore {
       // it, or a common word that begins a compound: `non-parallel`), are words of their own:
       // each its token and a mark (text-numbers.ts).
       const number = signed === end && digitsOf(bytes.subarray(start, end)) !== undefined;
-      const release = number && inRelease(text, ranges, count, i, previousRelease);
+      const release = number && inRelease(text, start, end, previousRelease);
       const named = !release && ((hyphen && number) || (joinsNext && !hyphen && !number && vocabulary.isCommon(units.getBigUint64(8 * i, true))));
       previousRelease = release ? end : undefined;
       const word = release || named ? Uint8Array.of(...bytes.subarray(start, end), release ? RELEASE_MARK : NAME_MARK) : bytes.slice(start, signed);

@@ -675,10 +675,11 @@ mod tests {
         (allowed && shared * den >= num * (wx + wy - shared)).then(|| similarity(shared))
     }
 
-    /// A text's words in order, each with whether a hyphen alone comes before it. Numbers
-    /// joined by dots (`1.2`), and one after them by a hyphen (`1.2-3`), are a release's: each
-    /// its digits and a `.`; any other number after a hyphen (`x-3`), and a common word that
-    /// begins a compound (`of-x`, not `x-of-y`), is a name's part, its token and a `-`.
+    /// A text's words in order, each with whether a hyphen alone comes before it. A number with a
+    /// dot and a digit on one side (`1.2`, `2nd.5`'s `2nd`), and one after such a number by a
+    /// hyphen (`1.2-3`), are a release's: each its digits and a `.`; any other number after a
+    /// hyphen (`x-3`), and a common word that begins a compound (`of-x`, not `x-of-y`), is a
+    /// name's part, its token and a `-`.
     fn tokens(text: &str, common: &std::collections::HashSet<&str>) -> Vec<(String, bool)> {
         let mut out = Vec::new();
         for chunk in text.split_whitespace() {
@@ -688,12 +689,20 @@ mod tests {
             for (k, &part) in parts.iter().enumerate() {
                 let joins_next = parts.get(k + 1).map_or(false, |next| !next.is_empty());
                 let pieces: Vec<&str> = part.split('.').collect();
-                let release = pieces.len() > 1 && pieces.iter().all(|p| bare_digits(p).is_some());
-                if release || (after_release && bare_digits(part).is_some() && !previous_empty) {
+                if pieces.len() > 1 {
+                    // A number beside a dot with a digit on its other side is a release's (`5.14`,
+                    // `2nd.5` holds `2nd.` and `5`); other pieces are words of their own.
                     for (i, p) in pieces.iter().enumerate() {
-                        out.push((format!("{p}."), i == 0 && !previous_empty));
+                        let digit_after = pieces.get(i + 1).map_or(false, |q| q.starts_with(|c: char| c.is_ascii_digit()));
+                        let digit_before = i > 0 && pieces[i - 1].ends_with(|c: char| c.is_ascii_digit());
+                        let hyphen = i == 0 && !previous_empty;
+                        let number = bare_digits(p).is_some();
+                        let release = number && (digit_after || digit_before || (i == 0 && hyphen && after_release));
+                        out.push((if release { format!("{p}.") } else if number && hyphen { format!("{p}-") } else { p.to_string() }, hyphen));
+                        after_release = release;
                     }
-                    after_release = true;
+                } else if after_release && bare_digits(part).is_some() && !previous_empty {
+                    out.push((format!("{part}."), true));
                 } else {
                     // A number a hyphen joins to the token before it is a name's: its digits and a `-`.
                     if bare_digits(part).is_some() && !previous_empty {
@@ -901,7 +910,7 @@ mod tests {
     /// words, numbers, words of three to eight letters that are typos of one another, and
     /// copies with their words substituted, inserted, deleted or misspelt.
     fn lettered_texts(rng: &mut Rng, count: usize) -> Vec<String> {
-        let mut vocabulary: Vec<String> = ["the", "for", "a", "of", "and", "2", "v3", "x", "arm64", "arm65", "ab1", "ab2", "c", "c++", "c#", "abc+", "9", "10", "12", "45", "1.2", "1.3", "2.2", "1.2-3", "1.2-4", "sha-1", "sha-2", "8859-10", "8859-11", "2nd.5", "1.v2"].iter().map(|w| w.to_string()).collect();
+        let mut vocabulary: Vec<String> = ["the", "for", "a", "of", "and", "2", "v3", "x", "arm64", "arm65", "ab1", "ab2", "c", "c++", "c#", "abc+", "9", "10", "12", "45", "1.2", "1.3", "2.2", "1.2-3", "1.2-4", "sha-1", "sha-2", "8859-10", "8859-11", "2nd.5", "1.v2", "ab1.0-0"].iter().map(|w| w.to_string()).collect();
         let letters = b"abcde";
         while vocabulary.len() < 90 {
             let len = 3 + rng.below(6) as usize;

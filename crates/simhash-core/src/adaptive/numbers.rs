@@ -95,20 +95,14 @@ pub(super) fn agree(nx: &[u64], ny: &[u64]) -> bool {
     }
 }
 
-/// Whether token `k` of `text` (whose tokens are `spans`), a number, stands in a release: a
-/// single `.` joins it to a number token beside it (`5.14.2`, `2nd.5`, `1.v2`), or a single `-`
-/// or `~` joins it to a release word that ended at `previous_release` (`6.1.0-47`). A number
-/// token with signs after it (`2+`) is none.
-pub(super) fn in_release(text: &[u8], spans: &[(usize, usize)], k: usize, previous_release: Option<usize>) -> bool {
-    let (start, end) = spans[k];
-    let number = |j: usize| {
-        let (s, e) = spans[j];
-        digits(&text[s..e]).is_some() && !matches!(text.get(e), Some(b'+') | Some(b'#'))
-    };
-    let dot_before = k > 0 && spans[k - 1].1 + 1 == start && text[start - 1] == b'.' && number(k - 1);
-    let dot_after = spans.get(k + 1).map_or(false, |&(next, _)| next == end + 1 && text[end] == b'.' && number(k + 1));
+/// Whether the number token `text[start..end]` stands in a release: a `.` and a digit right
+/// after it, a digit and a `.` right before it, or a single `-` or `~` after a release word
+/// that ended at `previous_release`.
+pub(super) fn in_release(text: &[u8], start: usize, end: usize, previous_release: Option<usize>) -> bool {
+    let dot_after = text.get(end) == Some(&b'.') && text.get(end + 1).map_or(false, u8::is_ascii_digit);
+    let dot_before = start >= 2 && text[start - 1] == b'.' && text[start - 2].is_ascii_digit();
     let joined = previous_release.map_or(false, |e| start == e + 1 && matches!(text[e], b'-' | b'~'));
-    dot_before || dot_after || joined
+    dot_after || dot_before || joined
 }
 
 #[cfg(test)]
@@ -161,20 +155,23 @@ mod tests {
     }
 
     #[test]
-    fn releases_are_numbers_joined_by_dots_and_a_dash_after_them() {
-        let text = b"linux 6.1.0-47 and bug 44890. v5.14 x-3 7. 2nd.5 1.v2 2+.3 1.x";
-        let mut spans = Vec::new();
-        crate::fingerprint::text::for_each_token(text, |s, e| spans.push((s, e)));
-        let at = |token: &str| spans.iter().position(|&(s, e)| &text[s..e] == token.as_bytes()).unwrap();
-        let release = |k: usize, previous: Option<usize>| in_release(text, &spans, k, previous);
-        let (six, zero, forty_seven) = (at("6"), at("0"), at("47"));
-        assert!(release(six, None) && release(zero, None));
-        assert!(release(forty_seven, Some(spans[zero].1)));
-        assert!(!release(forty_seven, None), "a dash joins only a release before it");
-        assert!(!release(at("44890"), None), "a full stop after a number is no release");
-        assert!(!release(at("3"), None));
-        assert!(release(at("14"), None) && release(at("v5"), None));
-        assert!(release(at("2nd"), None) && release(at("v2"), None), "an ordinal and a version are numbers too");
-        assert!(!release(at("x"), None), "a full stop before a word joins no number");
+    fn releases_are_joined_by_dots_and_a_dash_after_them() {
+        let text = b"linux 6.1.0-47 and bug 44890. v5.14 x-3 7.";
+        let at = |token: &str| {
+            let start = text.windows(token.len()).position(|w| w == token.as_bytes()).unwrap();
+            (start, start + token.len())
+        };
+        let (s6, e6) = at("6.");
+        assert!(in_release(text, s6, e6 - 1, None));
+        let (s0, e0) = at("0-47");
+        assert!(in_release(text, s0, s0 + 1, None));
+        assert!(in_release(text, e0 - 2, e0, Some(s0 + 1)));
+        assert!(!in_release(text, e0 - 2, e0, None), "a dash joins only a release before it");
+        let (sb, eb) = at("44890");
+        assert!(!in_release(text, sb, eb, None), "a full stop after a number is no release");
+        let (s3, e3) = at("3 ");
+        assert!(!in_release(text, s3, e3 - 1, None));
+        let (s14, _) = at("14");
+        assert!(in_release(text, s14, s14 + 2, None));
     }
 }

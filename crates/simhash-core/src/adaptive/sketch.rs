@@ -56,7 +56,7 @@ struct Marked<'a> {
     units: &'a [u64],
     hasher: &'a ShingleHasher,
     spans: &'a [(usize, usize)],
-    /// Whether a dot stands before a digit or a `v` somewhere in the text, as in every release.
+    /// Whether a dot stands beside a digit somewhere in the text, as in every release.
     dotted: bool,
 }
 
@@ -74,7 +74,7 @@ impl Marked<'_> {
             previous_end = Some(signed);
             let joins_next = signed == end && text.get(end) == Some(&b'-') && self.spans.get(k + 1).map_or(false, |&(next, _)| next == end + 1);
             let number = signed == end && numbers::digits(&text[start..end]).is_some();
-            let release = self.dotted && number && numbers::in_release(text, self.spans, k, previous_release);
+            let release = self.dotted && number && numbers::in_release(text, start, end, previous_release);
             let named = !release && ((hyphen && number) || (joins_next && !hyphen && !number && vocabulary.is_common(self.units[k], self.hasher)?));
             previous_release = if release { Some(end) } else { None };
             if release || named {
@@ -305,10 +305,9 @@ impl TextSketches {
             // it (`c`, `c++` and `c#` are three words), and a line's shape notes hyphens between
             // words: for each, tokenise again.
             // Numbers in a release, and the words a hyphen joins into a name, are words of their
-            // own (`numbers`): a dot before a digit or a `v`, or any hyphen, asks for tokenising again too.
+            // own (`numbers`): a dot beside a digit, or any hyphen, asks for tokenising again too.
             let retokenise = |b: &u8| *b == b'+' || *b == b'#' || *b == b'-';
-            // (A number token begins with a digit or a `v`.)
-            let dotted = text.windows(2).any(|w| w[0] == b'.' && (w[1].is_ascii_digit() || w[1] == b'v'));
+            let dotted = text.windows(2).any(|w| (w[0] == b'.' && w[1].is_ascii_digit()) || (w[0].is_ascii_digit() && w[1] == b'.'));
             if dotted || text.iter().any(retokenise) || distinct.iter().any(|&hash| vocabulary.id(hash).is_none()) {
                 spans.clear();
                 reserve(spans, units.len())?;
