@@ -1,13 +1,14 @@
 /**
  * Numbers in short lines under text decision specification v3, the twin of the Rust core's
- * `adaptive::numbers`: a number in a release (joined by `.` to a number beside it, or by `-` or
- * `~` to a release before it: `5.14.2`, `6.1.0-47`) is a word of its own, its token and
+ * `adaptive::numbers`: a number in a release (a `.` between it and a digit, or a `-` or `~`
+ * joining it to a release before it: `5.14.2`, `python3.11`, `6.1.0-47`) is a word of its own, its token and
  * {@link RELEASE_MARK}; a number that a single `-` joins to the token before it, in no release,
  * is a name's (`ISO 8859-1`, `SHA-2`), a heavy word of its own, its token and {@link NAME_MARK};
  * any other number is bare, and two lines that hold bare numbers the other lacks are the same
  * line only when at most one number is replaced, by one one edit from it (one apart, or of as
- * many digits with one changed); numbers added or dropped besides are versions. A bare number is kept as its digits packed in
- * 64 bits (four each, at most {@link PACKED_DIGITS}, their count on top).
+ * many digits with one changed); numbers added or dropped besides are versions. A bare number
+ * is kept as its digits packed in 64 bits (four each, at most {@link PACKED_DIGITS}, their count
+ * on top).
  */
 
 /** The byte that follows a release number's token in its word. */

@@ -3,18 +3,18 @@
 //! something (`docs/adaptive.md`, rules 2 and 4).
 //!
 //! A number token (ASCII digits, `v` and digits, or digits and an English ordinal suffix) stands
-//! in a *release* when a `.` joins it to a number beside it (`5.14.2`, `v6.1`), or a `-` or `~`
-//! joins it to a release before it (`6.1.0-47`, `1.2~3`). Such a number is a word of its own,
-//! the token and [`RELEASE_MARK`], light like any number: two lines that differ in a release
-//! differ in a version. A number that a single `-` joins to the token before it, and that is no
-//! release's, is a *name's* (`ISO 8859-1`, `SHA-2`, `base-10`, `CVE-2024-45490`): a word of its
-//! own, the token and [`NAME_MARK`], heavy, so that two lines differing in one name two items.
-//! Any other number is *bare*: it may be a bug's number, a count or an item's number (`#44890`,
-//! `42 files`, `75 dpi`). Two lines that each hold bare numbers
-//! the other lacks are the same line only when at most one number is replaced, by one *one edit*
-//! from it: one apart (`9`/`10`, `2023`/`2024`), or of as many digits with one changed (`5`/`8`,
-//! `2019`/`2049`); numbers added or dropped besides are versions. A digit added or dropped (`1`/`15`, `43`/`3`) makes another
-//! number: small counts are one removal apart far too often.
+//! in a *release* when a `.` stands between it and a digit (`5.14.2`, `v6.1`, `python3.11`), or
+//! a `-` or `~` joins it to a release before it (`6.1.0-47`, `1.2~3`). Such a number is a word
+//! of its own, the token and [`RELEASE_MARK`], light like any number: two lines that differ in a
+//! release differ in a version. A number that a single `-` joins to the token before it, and
+//! that is no release's, is a *name's* (`ISO 8859-1`, `SHA-2`, `base-10`, `CVE-2024-45490`): a
+//! word of its own, the token and [`NAME_MARK`], heavy, so that two lines differing in one name
+//! two items. Any other number is *bare*: it may be a bug's number, a count or an item's number
+//! (`#44890`, `42 files`, `75 dpi`). Two lines that each hold bare numbers the other lacks are
+//! the same line only when at most one number is replaced, by one *one edit* from it: one apart
+//! (`9`/`10`, `2023`/`2024`), or of as many digits with one changed (`5`/`8`, `2019`/`2049`);
+//! numbers added or dropped besides are versions. A digit added or dropped (`1`/`15`, `43`/`3`)
+//! makes another number: small counts are one removal apart far too often.
 //!
 //! A bare number is kept as its digits packed in a `u64`: four bits each, up to
 //! [`PACKED_DIGITS`] of them, and their count in the top four bits. A longer number packs to
