@@ -14,7 +14,7 @@ import type { MinHashLshOptions, MinHashQueryOptions, MinHashQueryResult } from 
 import { checkId } from '../shared/text-index.js';
 import { checkOptions, describe, optionKeys } from '../shared/validate.js';
 import { checkClient, checkName, optionalInteger } from './options.js';
-import { IndexReplica, LogIndex, SharedLog, answersKnown, type CompactReport, type LogDecideOptions, type LogRepairReport, type SharedLogSettings, type SnapshotReport } from './shared-log.js';
+import { IndexReplica, LogIndex, SharedLog, answersKnown, type LogDecideOptions, type LogRepairReport, type SharedLogSettings } from './shared-log.js';
 
 /**
  * Options of {@link RedisMinHashIndex.open}. The LSH options (`threshold`, `numPerm`, the
@@ -166,29 +166,6 @@ export class RedisMinHashIndex extends LogIndex<MinHashReplica> {
   async query(signature: Uint32Array, options?: MinHashQueryOptions): Promise<MinHashQueryResult> {
     this.checkOpen();
     return this.log.read('query', (replica) => replica.index.query(signature, options));
-  }
-
-  /**
-   * Saves this process's replica, brought to the log's end, as the index's snapshot (the
-   * `MinHashLSH` save format, 4 bytes a position and 4 for the id per signature), as
-   * `RedisTextIndex.snapshot` does: later opens load it and replay only what came after.
-   *
-   * @throws {RedisIndexError} when Redis fails.
-   */
-  async snapshot(): Promise<SnapshotReport> {
-    this.checkOpen();
-    return this.log.snapshot('snapshot');
-  }
-
-  /**
-   * Bounds what Redis holds, as `RedisTextIndex.compact` does: the log starts from a
-   * snapshot of its end, and Redis drops the entries it holds.
-   *
-   * @throws {RedisIndexError} when Redis fails, or a repair ran meanwhile (compact again).
-   */
-  async compact(): Promise<CompactReport> {
-    this.checkOpen();
-    return this.log.compact('compact');
   }
 
   /** Each signature as one item's bytes, little-endian. */

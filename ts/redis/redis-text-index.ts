@@ -13,7 +13,7 @@ import { checkDecideMany, checkId, type TextQueryResult } from '../shared/text-i
 import { checkOptions, describe, optionKeys } from '../shared/validate.js';
 import { TextIndex } from '../wasm/text-index.js';
 import { checkClient, checkName, optionalInteger } from './options.js';
-import { IndexReplica, LogIndex, SharedLog, answersKnown, type CompactReport, type LogDecideOptions, type LogRepairReport, type SharedLogSettings, type SnapshotReport } from './shared-log.js';
+import { IndexReplica, LogIndex, SharedLog, answersKnown, type LogDecideOptions, type LogRepairReport, type SharedLogSettings } from './shared-log.js';
 
 /** Options of {@link RedisTextIndex.open}. */
 export interface RedisTextIndexOptions {
@@ -174,44 +174,6 @@ export class RedisTextIndex extends LogIndex<TextReplica> {
   async decided(): Promise<number> {
     this.checkOpen();
     return this.log.read('decided', (replica) => replica.index.decided);
-  }
-
-  /**
-   * Saves this process's replica, brought to the log's end, as the index's snapshot (its
-   * `TextIndex` save format, some 100 bytes per short text, stored beside the log): processes
-   * that open the index afterwards load it and replay only the entries written after it, instead
-   * of the whole log. Writers go on meanwhile (no lock is held). A snapshot that no longer
-   * matches the log (cut by `repair()` or by hand, or otherwise rewritten) is found
-   * when the index is opened, and the log is replayed from its start instead; one that does not
-   * read is passed over likewise. Take one now and then (every few hundred thousand texts, say):
-   * the log itself stays whole (`compact()` is what shortens it).
-   *
-   * @returns the log position the snapshot holds, its bytes, and whether it is the index's
-   * snapshot now (`false` when one of this position or a later one already was).
-   * @throws {RedisIndexError} when Redis fails.
-   */
-  async snapshot(): Promise<SnapshotReport> {
-    this.checkOpen();
-    return this.log.snapshot('snapshot');
-  }
-
-  /**
-   * Bounds what Redis holds: takes a {@link RedisTextIndex.snapshot} and drops the log's entries
-   * it holds, so the index costs Redis its snapshot and the entries written since, not its whole
-   * history. The log then starts from that snapshot: a process whose replica is behind it (or
-   * must be rebuilt) loads it and replays what follows, and opening never replays more than the
-   * entries after it. Writers wait only for the one step that drops the entries. Since the
-   * snapshot now stands for the entries it replaced, one that no longer reads (its bytes
-   * changed in Redis) fails every call with kind `'corrupt'` naming the key `…:start`, and
-   * `repair()` empties the index, as it cuts a log before its first unreadable entry.
-   *
-   * @returns the position the log starts from now, the entries this call dropped from Redis, and
-   * the snapshot's bytes.
-   * @throws {RedisIndexError} when Redis fails, or a repair ran meanwhile (compact again).
-   */
-  async compact(): Promise<CompactReport> {
-    this.checkOpen();
-    return this.log.compact('compact');
   }
 }
 

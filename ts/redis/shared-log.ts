@@ -1089,7 +1089,8 @@ function parseDescription(reply: unknown, key: string, fields: readonly string[]
 
 /**
  * What every index shared through a log answers alike (`RedisTextIndex`, `RedisMinHashIndex`):
- * membership, size, removal, `repair()` and closing. Each method adds how it decides and queries.
+ * membership, size, removal, snapshots and compaction, `repair()` and closing. Each method adds
+ * how it decides and queries.
  */
 export abstract class LogIndex<R extends Replica> {
   /** The index's name. */
@@ -1138,6 +1139,45 @@ export abstract class LogIndex<R extends Replica> {
   async size(): Promise<number> {
     this.checkOpen();
     return this.log.read('size', (replica) => replica.size);
+  }
+
+  /**
+   * Saves this process's replica, brought to the log's end, as the index's snapshot (in its
+   * method's save format, stored beside the log: a `TextIndex`'s, some 100 bytes per short text;
+   * a `MinHashLSH`'s, 4 bytes a position and 4 for the id per signature): processes that open the
+   * index afterwards load it and replay only the entries written after it, instead of the whole
+   * log. Writers go on meanwhile (no lock is held). A snapshot that no longer matches the log
+   * (cut by `repair()` or by hand, or otherwise rewritten) is found when the index is opened, and
+   * the log is replayed from its start instead; one that does not read is passed over likewise.
+   * Take one now and then (every few hundred thousand items, say): the log itself stays whole
+   * (`compact()` is what shortens it).
+   *
+   * @returns the log position the snapshot holds, its bytes, and whether it is the index's
+   * snapshot now (`false` when one of this position or a later one already was).
+   * @throws {RedisIndexError} when Redis fails.
+   */
+  async snapshot(): Promise<SnapshotReport> {
+    this.checkOpen();
+    return this.log.snapshot('snapshot');
+  }
+
+  /**
+   * Bounds what Redis holds: takes a `snapshot()` and drops the log's entries it holds, so the
+   * index costs Redis its snapshot and the entries written since, not its whole history. The log
+   * then starts from that snapshot: a process whose replica is behind it (or must be rebuilt)
+   * loads it and replays what follows, and opening never replays more than the entries after it.
+   * Writers wait only for the one step that drops the entries. Since the snapshot now stands for
+   * the entries it replaced, one that no longer reads (its bytes changed in Redis) fails every
+   * call with kind `'corrupt'` naming the key `…:start`, and `repair()` empties the index, as it
+   * cuts a log before its first unreadable entry.
+   *
+   * @returns the position the log starts from now, the entries this call dropped from Redis, and
+   * the snapshot's bytes.
+   * @throws {RedisIndexError} when Redis fails, or a repair ran meanwhile (compact again).
+   */
+  async compact(): Promise<CompactReport> {
+    this.checkOpen();
+    return this.log.compact('compact');
   }
 
   /**
