@@ -37,6 +37,17 @@ function stream(seed: bigint, families: number): Uint32Array {
   return minhashMany(flat, offsets, { numPerm: K });
 }
 
+/** An index opened now holds what `local` holds: its size, and its answers to the signatures at `probes`. */
+async function expectOpenedAlike(open: () => Promise<RedisMinHashIndex>, local: MinHashLSH, sigs: Uint32Array, probes: readonly number[]): Promise<void> {
+  const late = await open();
+  try {
+    expect(await late.size()).toBe(local.size);
+    for (const q of probes) expect(await late.query(sigs.subarray(q * K, (q + 1) * K))).toEqual(local.query(sigs.subarray(q * K, (q + 1) * K)));
+  } finally {
+    late.close();
+  }
+}
+
 beforeAll(async () => {
   await init();
 });
@@ -83,13 +94,7 @@ for (const kind of ['single', 'cluster'] as const) {
           expect(await b.remove(id)).toBe(false);
           local.remove(id);
         }
-        const late = await RedisMinHashIndex.open({ client, name, numPerm: K, threshold: 0.7 });
-        try {
-          expect(await late.size()).toBe(local.size);
-          for (let q = 0; q < 40; q++) expect(await late.query(sigs.subarray(q * K, (q + 1) * K))).toEqual(local.query(sigs.subarray(q * K, (q + 1) * K)));
-        } finally {
-          late.close();
-        }
+        await expectOpenedAlike(() => RedisMinHashIndex.open({ client, name, numPerm: K, threshold: 0.7 }), local, sigs, Array.from({ length: 40 }, (_, q) => q));
       } finally {
         a.close();
         b.close();
@@ -153,13 +158,7 @@ for (const kind of ['single', 'cluster'] as const) {
         // Compacted twice: the earlier start goes, and an index opened now loads the later one.
         const again = await b.compact();
         expect(again.position).toBeGreaterThan(compacted.position);
-        const late = await RedisMinHashIndex.open({ client, name });
-        try {
-          expect(await late.size()).toBe(local.size);
-          for (let q = 1; q < n; q += 5) expect(await late.query(sigs.subarray(q * K, (q + 1) * K))).toEqual(local.query(sigs.subarray(q * K, (q + 1) * K)));
-        } finally {
-          late.close();
-        }
+        await expectOpenedAlike(() => RedisMinHashIndex.open({ client, name }), local, sigs, Array.from({ length: Math.ceil((n - 1) / 5) }, (_, k) => 1 + 5 * k));
       } finally {
         a.close();
         b.close();
