@@ -65,6 +65,16 @@ function decisionsOf(reports: readonly Report[]): Map<string, Report['decisions'
   return all;
 }
 
+/** The log under `base` (`prefix:{name}`) holds no entry and starts from a snapshot; disconnects `check`. */
+async function expectCompacted(check: Awaited<ReturnType<typeof clientOf>>, base: string): Promise<void> {
+  try {
+    expect(await check.llen(`${base}:log`)).toBe(0);
+    expect(await check.get(`${base}:start`)).toMatch(/^[1-9]\d* /);
+  } finally {
+    check.disconnect();
+  }
+}
+
 function runSync(args: readonly string[]): { status: number | null; stdout: string; stderr: string } {
   const result = spawnSync(process.execPath, [cli, 'dedup', ...args], { encoding: 'utf8', timeout: 60_000 });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
@@ -185,13 +195,7 @@ describe('dedup --redis', () => {
     // With --compact the run leaves the log compacted; the next run, from its start, answers alike.
     const compacted = runSync([texts, ...flags, '--redis', servers().url, '--index', index, '--compact']);
     expect(compacted.status, compacted.stderr).toBe(0);
-    const check = await clientOf(servers());
-    try {
-      expect(await check.llen(`textindex:{${index}}:log`)).toBe(0);
-      expect(await check.get(`textindex:{${index}}:start`)).toMatch(/^[1-9]\d* /);
-    } finally {
-      check.disconnect();
-    }
+    await expectCompacted(await clientOf(servers()), `textindex:{${index}}`);
     const later = runSync([texts, ...flags, '--redis', servers().url, '--index', index]);
     expect(later.status, later.stderr).toBe(0);
     for (const run of [compacted, later]) {
@@ -221,13 +225,7 @@ describe('dedup --redis', () => {
     // With --compact the log starts from a snapshot; a later run answers alike from it.
     const compacted = runSync([...flags, '--redis', servers().url, '--index', index, '--compact']);
     expect(compacted.status, compacted.stderr).toBe(0);
-    const check = await clientOf(servers());
-    try {
-      expect(await check.llen(`minhashindex:{${index}}:log`)).toBe(0);
-      expect(await check.get(`minhashindex:{${index}}:start`)).toMatch(/^[1-9]\d* /);
-    } finally {
-      check.disconnect();
-    }
+    await expectCompacted(await clientOf(servers()), `minhashindex:{${index}}`);
     const later = runSync([...flags, '--redis', servers().url, '--index', index]);
     expect(later.status, later.stderr).toBe(0);
     for (const run of [compacted, later]) expect(simplified(decisionsOf([JSON.parse(run.stdout) as Report]).values())).toEqual(simplified(decided.values()));
